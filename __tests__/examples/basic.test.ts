@@ -1,0 +1,84 @@
+/**
+ * The basic example, used the way the README tells a visitor to: open the home page, try the
+ * dashboard, sign in as demo/demo through the built-in page's form, sign out.
+ */
+import type { Server } from "node:http"
+import type { Express } from "express"
+import supertest from "supertest"
+
+// The example's database: in memory for the test run, instead of its SQLite file.
+process.env.DATABASE_URL = "sqlite::memory:"
+const { app } = (await import("../../examples/basic/index.js")) as { app: Express }
+
+// One listening server, so the origin (and port) stays the same across a visitor's requests.
+let server: Server
+beforeAll(async () => {
+  server = app.listen(0, "127.0.0.1")
+  await new Promise((listening) => server.once("listening", listening))
+})
+afterAll(() => new Promise<void>((done) => server.close(() => done())))
+const request = Object.assign(() => supertest(server), { agent: () => supertest.agent(server) })
+
+function formFields(html: string): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[match[1]!] = match[2]!.replace(/&amp;/g, "&")
+  return fields
+}
+
+function formAction(html: string): string {
+  const match = /<form method="post" action="([^"]+)">/.exec(html)
+  if (!match) throw new Error("no form on the page")
+  return new URL(match[1]!).pathname
+}
+
+describe("examples/basic", () => {
+  test("the home page says who is signed in", async () => {
+    const response = await request().get("/").expect(200)
+    expect(response.text).toContain("You are not signed in")
+  })
+
+  test("the dashboard sends a signed-out browser to the sign-in page and back after signing in as demo", async () => {
+    const agent = request.agent()
+    const refused = await agent.get("/dashboard").set("Accept", "text/html").expect(302)
+    const signinUrl = new URL(refused.headers.location)
+    expect(signinUrl.pathname).toBe("/auth/signin")
+    expect(new URL(signinUrl.searchParams.get("callbackUrl")!).pathname).toBe("/dashboard")
+
+    const page = await agent.get(signinUrl.pathname + signinUrl.search).expect(200)
+    expect(page.text).toContain('name="username"')
+    const fields = formFields(page.text)
+    const signedIn = await agent
+      .post(formAction(page.text))
+      .type("form")
+      .send({ ...fields, username: "demo", password: "demo" })
+      .expect(302)
+    expect(new URL(signedIn.headers.location).pathname).toBe("/dashboard")
+
+    const dashboard = await agent.get("/dashboard").set("Accept", "text/html").expect(200)
+    expect(dashboard.text).toContain("Demo User")
+    const me = await agent.get("/api/me").expect(200)
+    expect(me.body.user).toEqual({ name: "Demo User", email: "demo@example.com", image: null })
+  })
+
+  test("a wrong password keeps the visitor out", async () => {
+    const agent = request.agent()
+    const page = await agent.get("/auth/signin").expect(200)
+    const refused = await agent
+      .post(formAction(page.text))
+      .type("form")
+      .send({ ...formFields(page.text), username: "demo", password: "nope" })
+      .expect(302)
+    expect(refused.headers.location).toContain("error=CredentialsSignin")
+    await agent.get("/api/me").expect(401)
+  })
+
+  test("signing out through the confirmation page ends the session", async () => {
+    const agent = request.agent()
+    const page = await agent.get("/auth/signin")
+    await agent.post(formAction(page.text)).type("form").send({ ...formFields(page.text), username: "demo", password: "demo" }).expect(302)
+    await agent.get("/api/me").expect(200)
+    const confirm = await agent.get("/auth/signout").expect(200)
+    await agent.post(formAction(confirm.text)).type("form").send(formFields(confirm.text)).expect(302)
+    await agent.get("/api/me").expect(401)
+  })
+})

@@ -1,0 +1,127 @@
+/**
+ * The message tables (lib/pages/messages.ts): `own()` reads only a table's own entries, and
+ * `publicMessage()` gives a specific, client-safe text for every type a client can be shown.
+ */
+import { DEFAULT_ERROR_PAGE, DEFAULT_SIGNIN_ERROR, ERROR_PAGES, SIGNIN_ERRORS, own, publicMessage } from "../../../lib/pages/messages.js"
+
+const PROTOTYPE_KEYS = ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "__defineGetter__", "__lookupGetter__", "prototype"]
+
+describe("own", () => {
+  const table: Readonly<Record<string, number>> = Object.freeze({ a: 1, b: 0 })
+
+  test("returns the table's own entries, including falsy values", () => {
+    expect(own(table, "a")).toBe(1)
+    expect(own(table, "b")).toBe(0)
+  })
+
+  test("returns undefined for a missing key and for no key", () => {
+    expect(own(table, "c")).toBeUndefined()
+    expect(own(table, undefined)).toBeUndefined()
+    expect(own(table, "")).toBeUndefined()
+  })
+
+  test.each(PROTOTYPE_KEYS)("returns undefined for the inherited key %s", (key) => {
+    expect(own(table, key)).toBeUndefined()
+    expect(own(SIGNIN_ERRORS, key)).toBeUndefined()
+    expect(own(ERROR_PAGES, key)).toBeUndefined()
+  })
+
+  test("works on a table without a prototype, and on one that shadows hasOwnProperty", () => {
+    const bare = Object.assign(Object.create(null) as Record<string, string>, { x: "y" })
+    expect(own(bare, "x")).toBe("y")
+    expect(own(bare, "hasOwnProperty")).toBeUndefined()
+    const tricky: Record<string, unknown> = { hasOwnProperty: () => true, x: 1 }
+    expect(own(tricky, "y")).toBeUndefined()
+    expect(own(tricky, "x")).toBe(1)
+  })
+})
+
+describe("the tables", () => {
+  test("are frozen", () => {
+    expect(Object.isFrozen(SIGNIN_ERRORS)).toBe(true)
+    expect(Object.isFrozen(ERROR_PAGES)).toBe(true)
+    expect(Object.isFrozen(DEFAULT_ERROR_PAGE)).toBe(true)
+  })
+
+  test("the sign-in table has exactly the README's values", () => {
+    expect(Object.keys(SIGNIN_ERRORS).sort()).toEqual(
+      ["Signin", "OAuthSignin", "OAuthCallbackError", "OAuthCreateAccount", "EmailCreateAccount", "Callback", "OAuthAccountNotLinked", "EmailSignin", "CredentialsSignin", "SessionRequired", "MissingCSRF", "WebAuthnVerificationError", "RateLimited"].sort(),
+    )
+  })
+
+  test("the error-page table has exactly Configuration 500, AccessDenied 403, Verification 403, AdapterError 503", () => {
+    expect(Object.fromEntries(Object.entries(ERROR_PAGES).map(([key, value]) => [key, value.status]))).toEqual({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503 })
+    expect(DEFAULT_ERROR_PAGE.status).toBe(200)
+  })
+
+  test("no message contains markup or a placeholder to fill in", () => {
+    const texts = [...Object.values(SIGNIN_ERRORS), DEFAULT_SIGNIN_ERROR, ...Object.values(ERROR_PAGES).flatMap((p) => [p.heading, p.message]), DEFAULT_ERROR_PAGE.heading, DEFAULT_ERROR_PAGE.message]
+    for (const text of texts) {
+      expect(text).not.toMatch(/[<>{}$%]/)
+      expect(text.trim()).toBe(text)
+      expect(text.length).toBeGreaterThan(0)
+    }
+  })
+})
+
+describe("publicMessage", () => {
+  test.each(Object.keys(SIGNIN_ERRORS).filter((type) => type !== "SessionRequired"))("%s: the sign-in page's message", (type) => {
+    expect(publicMessage(type)).toBe(SIGNIN_ERRORS[type])
+  })
+
+  test.each(["Configuration", "AccessDenied", "Verification"])("%s: the error page's message", (type) => {
+    expect(publicMessage(type)).toBe(ERROR_PAGES[type]!.message)
+  })
+
+  test.each([
+    ["InvalidRequest", "The request could not be understood."],
+    ["PayloadTooLarge", "The request body is too large."],
+    ["UnsupportedMediaType", "Send the body as application/x-www-form-urlencoded or application/json in UTF-8."],
+    ["MethodNotAllowed", "This action does not accept that HTTP method."],
+    ["UnknownAction", "There is no such action."],
+    ["InvalidProvider", "There is no such sign-in provider."],
+  ])("%s (protocol error): its own message", (type, message) => {
+    expect(publicMessage(type)).toBe(message)
+  })
+
+  test("SessionRequired (the JSON 401 of requireAuth) gets the API wording of PROTOCOL_MESSAGES", () => {
+    // PROTOCOL_MESSAGES has a SessionRequired entry written for JSON bodies ("Sign in to use this
+    // resource."), but publicMessage consults SIGNIN_ERRORS first, so that entry is unreachable and
+    // API clients get the page wording "Please sign in to see that page.".
+    expect(publicMessage("SessionRequired")).toBe("Sign in to use this resource.")
+  })
+
+  test("every documented type a client can be shown has a specific message (not the generic one)", () => {
+    const shown = [
+      // flow errors, as shown (README "Errors": OAuthSignInError is shown as OAuthSignin, ...)
+      "CredentialsSignin",
+      "MissingCSRF",
+      "AccessDenied",
+      "Verification",
+      "OAuthSignin",
+      "OAuthCallbackError",
+      "OAuthAccountNotLinked",
+      "EmailSignin",
+      "Configuration",
+      // protocol errors
+      "InvalidRequest",
+      "PayloadTooLarge",
+      "UnsupportedMediaType",
+      "MethodNotAllowed",
+      "UnknownAction",
+      "InvalidProvider",
+      // requireAuth
+      "SessionRequired",
+    ]
+    for (const type of shown) {
+      const message = publicMessage(type)
+      expect(typeof message).toBe("string")
+      expect(message).not.toBe(DEFAULT_ERROR_PAGE.message)
+    }
+    expect(new Set(shown.map(publicMessage)).size).toBe(shown.length)
+  })
+
+  test.each(["Nope", "", "JWTSessionError", "<script>", ...PROTOTYPE_KEYS])("unknown or inherited type %j: the generic message, never the type", (type) => {
+    expect(publicMessage(type)).toBe(DEFAULT_ERROR_PAGE.message)
+  })
+})

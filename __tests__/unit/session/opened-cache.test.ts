@@ -1,0 +1,76 @@
+/**
+ * Session cookies opened once are remembered (the decryption is skipped on the next read), but
+ * every read still checks the claims: a remembered session that expires reads as signed out, a
+ * value changed by one character is refused, and a configuration with another secret does not
+ * share what this one opened.
+ */
+import { afterEach, describe, expect, it, jest } from "@jest/globals"
+import { cookieSet } from "../../../lib/core/context.js"
+import { readCookieSession, writeSessionCookies } from "../../../lib/session/cookie-strategy.js"
+import { resolveWith } from "../config/support.js"
+
+const NOW = Date.UTC(2026, 10, 1, 12, 0, 0)
+
+async function signedInJar(config: ReturnType<typeof resolveWith>) {
+  const set = cookieSet(config, false)
+  const { cookies } = await writeSessionCookies(config, {}, set, { sub: "user-1", email: "a@example.com", name: "A" }, NOW / 1000)
+  return { set, jar: Object.fromEntries(cookies.map((cookie) => [cookie.name, cookie.value])) }
+}
+
+afterEach(() => {
+  jest.restoreAllMocks()
+})
+
+describe("the cache of opened session cookies", () => {
+  it("a remembered session still expires: read at once, then a second past its exp (and the clock tolerance), it is signed out", async () => {
+    const config = resolveWith({ session: { maxAge: 60 } })
+    const { set, jar } = await signedInJar(config)
+    jest.spyOn(Date, "now").mockReturnValue(NOW + 1_000)
+    expect((await readCookieSession(config, jar, set)).session?.user?.email).toBe("a@example.com")
+    expect((await readCookieSession(config, jar, set)).session?.user?.email).toBe("a@example.com")
+    jest.spyOn(Date, "now").mockReturnValue(NOW + (60 + 15 + 1) * 1000)
+    const expired = await readCookieSession(config, jar, set)
+    expect(expired.session).toBeNull()
+    expect(expired.cookies.map((cookie) => [cookie.name, cookie.value])).toEqual([[set.sessionToken.name, ""]])
+  })
+
+  it("after the cookie was remembered, a value one character off is still refused", async () => {
+    const config = resolveWith()
+    const { set, jar } = await signedInJar(config)
+    jest.spyOn(Date, "now").mockReturnValue(NOW + 1_000)
+    expect((await readCookieSession(config, jar, set)).session).not.toBeNull()
+    const value = jar[set.sessionToken.name] as string
+    for (const at of [10, value.length - 2]) {
+      const changed = `${value.slice(0, at)}${value[at] === "A" ? "B" : "A"}${value.slice(at + 1)}`
+      expect((await readCookieSession(config, { [set.sessionToken.name]: changed }, set)).session).toBeNull()
+    }
+    expect((await readCookieSession(config, jar, set)).session).not.toBeNull()
+  })
+
+  it("another configuration (another secret) does not open what this one remembered", async () => {
+    const config = resolveWith()
+    const { set, jar } = await signedInJar(config)
+    jest.spyOn(Date, "now").mockReturnValue(NOW + 1_000)
+    expect((await readCookieSession(config, jar, set)).session).not.toBeNull()
+    const other = resolveWith({ secret: "another-secret-of-at-least-thirty-two-chars" })
+    expect((await readCookieSession(other, jar, cookieSet(other, false))).session).toBeNull()
+  })
+
+  it("the jwt callback gets a fresh token object on every read (changing it does not change the next read)", async () => {
+    const seen: Array<Record<string, unknown>> = []
+    const config = resolveWith({
+      callbacks: {
+        jwt: ({ token }: { token: Record<string, unknown> }) => {
+          seen.push({ ...token })
+          token.email = "changed@example.com"
+          return token
+        },
+      },
+    })
+    const { set, jar } = await signedInJar(config)
+    jest.spyOn(Date, "now").mockReturnValue(NOW + 1_000)
+    await readCookieSession(config, jar, set)
+    await readCookieSession(config, jar, set)
+    expect(seen.map((token) => token.email)).toEqual(["a@example.com", "a@example.com"])
+  })
+})

@@ -1,0 +1,226 @@
+/**
+ * `gatehouse/adapters/memory`: users, accounts, sessions, verification tokens and authenticators
+ * in this process's memory. Complete, and the reference behaviour the contract kit checks the
+ * others against; for tests and development (it warns when used in production).
+ *
+ * It behaves like a database with the SQL adapter's constraints: one user per email, one account
+ * per provider + providerAccountId, one session per token; deleting a user removes its accounts,
+ * sessions and authenticators. Records are copied in and out, so callers never hold the stored
+ * objects. A transaction undoes only its own writes when it fails (other requests' writes made
+ * meanwhile stay), and its writes are visible to others before it ends (read uncommitted).
+ */
+import { AsyncLocalStorage } from "node:async_hooks"
+import { randomUUID } from "node:crypto"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../../lib/adapters.js"
+import { DEVELOPMENT_ADAPTER, type TransactionalAdapter } from "../../lib/core/adapter.js"
+
+interface Store {
+  users: Map<string, AdapterUser>
+  accounts: Map<string, AdapterAccount>
+  sessions: Map<string, AdapterSession>
+  tokens: Map<string, VerificationToken>
+  authenticators: Map<string, AdapterAuthenticator>
+}
+
+/** The memory adapter, plus direct access to its store (for tests that check what was written). */
+export interface MemoryAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction">> {
+  transaction<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
+  readonly store: Readonly<Store>
+}
+
+const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
+const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
+/**
+ * A copy of a record: Dates re-created, nested JSON values (session_state, authorization_details)
+ * deep-copied. Not structuredClone: its Dates come from Node's main realm, which fail
+ * `instanceof Date` inside test runners' sandboxes, where this adapter is used most.
+ */
+function copy<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(value)) {
+    if (field instanceof Date) out[key] = new Date(field.getTime())
+    else if (field !== null && typeof field === "object") out[key] = JSON.parse(JSON.stringify(field))
+    else out[key] = field
+  }
+  return out as T
+}
+
+class ConstraintError extends Error {
+  constructor(constraint: string) {
+    super(`unique constraint violated: ${constraint}`)
+    this.name = "ConstraintError"
+  }
+}
+
+/** A write made inside a transaction: which entry, what it held before and what it was set to. */
+interface Write {
+  map: Map<string, unknown>
+  key: string
+  before: unknown
+  after: unknown
+}
+
+/** Undoes `writes`, newest first; an entry someone else has changed since is left as they set it. */
+function rollBack(writes: Write[]): void {
+  for (const { map, key, before, after } of writes.reverse()) {
+    if (map.get(key) !== after) continue
+    if (before === undefined) map.delete(key)
+    else map.set(key, before)
+  }
+}
+
+/** The writes of the transaction the current async call chain runs in, if any. */
+const transactionWrites = new AsyncLocalStorage<Write[]>()
+
+export function MemoryAdapter(): MemoryAdapterInstance {
+  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map() }
+  const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
+  const put = <V>(map: Map<string, V>, key: string, value: V) => {
+    transactionWrites.getStore()?.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: value })
+    map.set(key, value)
+  }
+  const remove = <V>(map: Map<string, V>, key: string) => {
+    if (!map.has(key)) return
+    transactionWrites.getStore()?.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: undefined })
+    map.delete(key)
+  }
+
+  const adapter: MemoryAdapterInstance = {
+    get store() {
+      return store
+    },
+
+    async createUser(user) {
+      if (user.email && byEmail(user.email)) throw new ConstraintError("users.email")
+      const id = user.id ?? randomUUID()
+      if (store.users.has(id)) throw new ConstraintError("users.id")
+      const stored: AdapterUser = { ...copy(user), id, email: user.email ?? "", emailVerified: user.emailVerified ?? null }
+      put(store.users, id, stored)
+      return copy(stored)
+    },
+    async getUser(id) {
+      const user = store.users.get(id)
+      return user ? copy(user) : null
+    },
+    async getUserByEmail(email) {
+      const user = byEmail(email)
+      return user ? copy(user) : null
+    },
+    async getUserByAccount({ provider, providerAccountId }) {
+      const account = store.accounts.get(accountKey(provider, providerAccountId))
+      const user = account && store.users.get(account.userId)
+      return user ? copy(user) : null
+    },
+    async updateUser(update) {
+      const current = store.users.get(update.id)
+      if (!current) throw new Error(`no user with id ${update.id}`)
+      if (update.email && update.email !== current.email && byEmail(update.email)) throw new ConstraintError("users.email")
+      const next = { ...current, ...copy(update) }
+      put(store.users, update.id, next)
+      return copy(next)
+    },
+    async deleteUser(id) {
+      const user = store.users.get(id)
+      if (!user) return null
+      remove(store.users, id)
+      for (const [key, account] of store.accounts) if (account.userId === id) remove(store.accounts, key)
+      for (const [key, session] of store.sessions) if (session.userId === id) remove(store.sessions, key)
+      for (const [key, authenticator] of store.authenticators) if (authenticator.userId === id) remove(store.authenticators, key)
+      return copy(user)
+    },
+
+    async linkAccount(account) {
+      const key = accountKey(account.provider, account.providerAccountId)
+      if (store.accounts.has(key)) throw new ConstraintError("accounts.provider_provider_account_id")
+      if (!store.users.has(account.userId)) throw new Error(`no user with id ${account.userId}`)
+      put(store.accounts, key, copy(account))
+      return copy(account)
+    },
+    async unlinkAccount({ provider, providerAccountId }) {
+      const key = accountKey(provider, providerAccountId)
+      const account = store.accounts.get(key)
+      remove(store.accounts, key)
+      return account ? copy(account) : undefined
+    },
+    async getAccount(providerAccountId, provider) {
+      const account = store.accounts.get(accountKey(provider, providerAccountId))
+      return account ? copy(account) : null
+    },
+
+    async createSession(session) {
+      if (store.sessions.has(session.sessionToken)) throw new ConstraintError("sessions.session_token")
+      if (!store.users.has(session.userId)) throw new Error(`no user with id ${session.userId}`)
+      put(store.sessions, session.sessionToken, copy(session))
+      return copy(session)
+    },
+    async getSessionAndUser(sessionToken) {
+      const session = store.sessions.get(sessionToken)
+      const user = session && store.users.get(session.userId)
+      return session && user ? { session: copy(session), user: copy(user) } : null
+    },
+    async updateSession(update) {
+      const current = store.sessions.get(update.sessionToken)
+      if (!current) return null
+      const next = { ...current, ...copy(update) }
+      put(store.sessions, update.sessionToken, next)
+      return copy(next)
+    },
+    async deleteSession(sessionToken) {
+      const session = store.sessions.get(sessionToken)
+      remove(store.sessions, sessionToken)
+      return session ? copy(session) : null
+    },
+
+    async createVerificationToken(token) {
+      put(store.tokens, tokenKey(token.identifier, token.token), copy(token))
+      return copy(token)
+    },
+    async useVerificationToken({ identifier, token }) {
+      // Synchronous between lookup and delete: of concurrent callers, exactly one gets the token.
+      const key = tokenKey(identifier, token)
+      const found = store.tokens.get(key)
+      remove(store.tokens, key)
+      return found ? copy(found) : null
+    },
+
+    async getAuthenticator(credentialID) {
+      const authenticator = store.authenticators.get(credentialID)
+      return authenticator ? copy(authenticator) : null
+    },
+    async createAuthenticator(authenticator) {
+      if (store.authenticators.has(authenticator.credentialID)) throw new ConstraintError("authenticators.credential_id")
+      put(store.authenticators, authenticator.credentialID, copy(authenticator))
+      return copy(authenticator)
+    },
+    async listAuthenticatorsByUserId(userId) {
+      return [...store.authenticators.values()].filter((authenticator) => authenticator.userId === userId).map(copy)
+    },
+    async updateAuthenticatorCounter(credentialID, counter) {
+      const current = store.authenticators.get(credentialID)
+      if (!current) throw new Error(`no authenticator ${credentialID}`)
+      // Never lowered: a slower request with an older counter must not undo a newer one.
+      const next = { ...current, counter: Math.max(current.counter, counter) }
+      put(store.authenticators, credentialID, next)
+      return copy(next)
+    },
+
+    /**
+     * All or nothing: on failure, the writes made by `work` (and whatever it awaits) are undone.
+     * A nested call joins the outer transaction.
+     */
+    async transaction(work) {
+      if (transactionWrites.getStore()) return work(adapter)
+      const writes: Write[] = []
+      try {
+        return await transactionWrites.run(writes, () => work(adapter))
+      } catch (error) {
+        rollBack(writes)
+        throw error
+      }
+    },
+  }
+  Object.defineProperty(adapter, DEVELOPMENT_ADAPTER, { value: true })
+  return adapter
+}
+
+export default MemoryAdapter

@@ -1,0 +1,90 @@
+/**
+ * Collection names, the handles the adapter keeps (created once, not per call), and the indexes
+ * `setupIndexes` creates: every constraint the core relies on, as in the SQL schema.
+ */
+import type { Collection, Db, IndexDescription, MongoClient } from "mongodb"
+
+export interface CollectionNames {
+  Users: string
+  Accounts: string
+  Sessions: string
+  VerificationTokens: string
+  Authenticators: string
+}
+
+export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
+  Users: "users",
+  Accounts: "accounts",
+  Sessions: "sessions",
+  VerificationTokens: "verification_tokens",
+  Authenticators: "authenticators",
+})
+
+export interface CollectionOptions {
+  /** Collection names to use instead of the defaults (users, accounts, sessions, verification_tokens, authenticators). */
+  collections?: Partial<CollectionNames>
+}
+
+export function collectionNames(options: CollectionOptions = {}): CollectionNames {
+  const names = { ...DEFAULT_COLLECTIONS, ...options.collections }
+  for (const [role, name] of Object.entries(names)) {
+    if (typeof name !== "string" || name === "" || name.includes("$") || name.includes("\0") || name.startsWith("system.")) {
+      throw new TypeError(`MongoDBAdapter: collections.${role} must be a collection name (got ${JSON.stringify(name)})`)
+    }
+  }
+  return names
+}
+
+export interface Handles {
+  client: MongoClient
+  db: Db
+  users: Collection
+  accounts: Collection
+  sessions: Collection
+  verificationTokens: Collection
+  authenticators: Collection
+}
+
+/** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
+export function openHandles(client: MongoClient, databaseName: string | undefined, names: CollectionNames): Handles {
+  const db = client.db(databaseName)
+  return {
+    client,
+    db,
+    users: db.collection(names.Users),
+    accounts: db.collection(names.Accounts),
+    sessions: db.collection(names.Sessions),
+    verificationTokens: db.collection(names.VerificationTokens),
+    authenticators: db.collection(names.Authenticators),
+  }
+}
+
+/**
+ * The indexes, per collection. Unique: users.email (partial: only documents whose email is a
+ * string, and the adapter stores no email at all for users without one, so those never
+ * collide), accounts (provider, providerAccountId), sessions.sessionToken, verification tokens
+ * (identifier, token), authenticators.credentialID. Plain: every `userId`, for deleteUser and
+ * listing a user's authenticators. Names are the server's defaults (`email_1`, ...).
+ */
+export function indexSpecs(names: CollectionNames): { collection: string; indexes: IndexDescription[] }[] {
+  return [
+    { collection: names.Users, indexes: [{ key: { email: 1 }, unique: true, partialFilterExpression: { email: { $type: "string" } } }] },
+    { collection: names.Accounts, indexes: [{ key: { provider: 1, providerAccountId: 1 }, unique: true }, { key: { userId: 1 } }] },
+    { collection: names.Sessions, indexes: [{ key: { sessionToken: 1 }, unique: true }, { key: { userId: 1 } }] },
+    { collection: names.VerificationTokens, indexes: [{ key: { identifier: 1, token: 1 }, unique: true }] },
+    { collection: names.Authenticators, indexes: [{ key: { credentialID: 1 }, unique: true }, { key: { userId: 1 } }] },
+  ]
+}
+
+/**
+ * Creates the indexes (and so the collections) the adapter relies on: run it once at deploy
+ * time, like a migration, with the same `collections` option as the adapter. Re-running it is a
+ * no-op. Returns the names of the indexes, per collection.
+ */
+export async function setupIndexes(db: Db, options: CollectionOptions = {}): Promise<Record<string, string[]>> {
+  const created: Record<string, string[]> = {}
+  for (const { collection, indexes } of indexSpecs(collectionNames(options))) {
+    created[collection] = await db.collection(collection).createIndexes(indexes)
+  }
+  return created
+}

@@ -1,0 +1,113 @@
+/** Rows to adapter records and back. Column names are snake_case; records are Auth.js-shaped. */
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../../lib/adapters.js"
+import type { AuthorizationDetails, JsonValue } from "../../lib/types.js"
+import { optionalNumber, optionalStr, str, type Codec } from "./codec.js"
+
+type Row = Record<string, unknown>
+
+export function toUser(row: Row, codec: Codec): AdapterUser {
+  return {
+    id: str(row.id),
+    name: optionalStr(row.name),
+    email: optionalStr(row.email) ?? "",
+    emailVerified: row.email_verified === null || row.email_verified === undefined ? null : codec.toDate(row.email_verified),
+    image: optionalStr(row.image),
+  }
+}
+
+export function userColumns(user: Partial<AdapterUser>, codec: Codec): Row {
+  const columns: Row = {}
+  if (user.name !== undefined) columns.name = user.name
+  // An empty email is stored as NULL: many users without one must not collide on the unique index.
+  if (user.email !== undefined) columns.email = user.email || null
+  if (user.emailVerified !== undefined) columns.email_verified = user.emailVerified ? codec.instant(user.emailVerified) : null
+  if (user.image !== undefined) columns.image = user.image
+  return columns
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value)
+}
+
+function parsed(value: unknown): JsonValue | undefined {
+  if (value === null || value === undefined) return undefined
+  try {
+    return JSON.parse(str(value))
+  } catch {
+    return str(value)
+  }
+}
+
+export function accountColumns(account: AdapterAccount): Row {
+  return {
+    user_id: account.userId,
+    type: account.type,
+    provider: account.provider,
+    provider_account_id: account.providerAccountId,
+    refresh_token: account.refresh_token ?? null,
+    access_token: account.access_token ?? null,
+    expires_at: account.expires_at ?? null,
+    token_type: account.token_type ?? null,
+    scope: account.scope ?? null,
+    id_token: account.id_token ?? null,
+    session_state: json(account.session_state),
+    authorization_details: json(account.authorization_details),
+  }
+}
+
+export function toAccount(row: Row): AdapterAccount {
+  const account: AdapterAccount = {
+    userId: str(row.user_id),
+    type: str(row.type) as AdapterAccount["type"],
+    provider: str(row.provider),
+    providerAccountId: str(row.provider_account_id),
+  }
+  const optional = {
+    refresh_token: optionalStr(row.refresh_token),
+    access_token: optionalStr(row.access_token),
+    expires_at: optionalNumber(row.expires_at),
+    token_type: optionalStr(row.token_type),
+    scope: optionalStr(row.scope),
+    id_token: optionalStr(row.id_token),
+  }
+  for (const [key, value] of Object.entries(optional)) if (value !== null) (account as Row)[key] = value
+  const state = parsed(row.session_state)
+  if (state !== undefined) account.session_state = state
+  const details = parsed(row.authorization_details)
+  if (Array.isArray(details)) account.authorization_details = details as unknown as AuthorizationDetails[]
+  return account
+}
+
+export function toSession(row: Row, codec: Codec): AdapterSession {
+  return { sessionToken: str(row.session_token), userId: str(row.user_id), expires: codec.toDate(row.expires) }
+}
+
+export function toVerificationToken(row: Row, codec: Codec): VerificationToken {
+  return { identifier: str(row.identifier), token: str(row.token), expires: codec.toDate(row.expires) }
+}
+
+export function authenticatorColumns(authenticator: AdapterAuthenticator, codec: Codec): Row {
+  return {
+    credential_id: authenticator.credentialID,
+    user_id: authenticator.userId,
+    provider_account_id: authenticator.providerAccountId,
+    credential_public_key: authenticator.credentialPublicKey,
+    counter: authenticator.counter,
+    credential_device_type: authenticator.credentialDeviceType,
+    credential_backed_up: codec.bool(authenticator.credentialBackedUp),
+    transports: authenticator.transports ?? null,
+  }
+}
+
+export function toAuthenticator(row: Row): AdapterAuthenticator {
+  return {
+    credentialID: str(row.credential_id),
+    userId: str(row.user_id),
+    providerAccountId: str(row.provider_account_id),
+    credentialPublicKey: str(row.credential_public_key),
+    counter: Number(row.counter),
+    credentialDeviceType: str(row.credential_device_type),
+    credentialBackedUp: Boolean(Number(row.credential_backed_up)),
+    transports: optionalStr(row.transports),
+  }
+}

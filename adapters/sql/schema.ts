@@ -1,0 +1,98 @@
+/**
+ * The schema, as Kysely migrations (run by `migrate(db)` or `npx gatehouse migrate <url>`), with
+ * every constraint the core relies on: one user per email, one account per provider and
+ * provider account id, one session per token, one verification token per identifier and token.
+ */
+import { Migrator, type Migration } from "kysely"
+import { columnTypes, kindOf, type AnyDb, type SqlKind } from "./codec.js"
+import type { TableNames } from "./tables.js"
+
+function initial(kind: SqlKind, t: TableNames): Migration {
+  const type = columnTypes(kind)
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable(t.users)
+        .addColumn("id", type.key, (c) => c.primaryKey())
+        .addColumn("name", type.text)
+        .addColumn("email", type.email, (c) => c.unique())
+        .addColumn("email_verified", type.instant)
+        .addColumn("image", type.text)
+        .execute()
+      await db.schema
+        .createTable(t.accounts)
+        .addColumn("id", type.key, (c) => c.primaryKey())
+        .addColumn("user_id", type.key, (c) => c.notNull().references(`${t.users}.id`).onDelete("cascade"))
+        .addColumn("type", type.key, (c) => c.notNull())
+        .addColumn("provider", type.key, (c) => c.notNull())
+        .addColumn("provider_account_id", type.key, (c) => c.notNull())
+        .addColumn("refresh_token", type.text)
+        .addColumn("access_token", type.text)
+        .addColumn("expires_at", type.integer)
+        .addColumn("token_type", type.text)
+        .addColumn("scope", type.text)
+        .addColumn("id_token", type.text)
+        .addColumn("session_state", type.text)
+        .addColumn("authorization_details", type.text)
+        .addUniqueConstraint(`${t.accounts}_provider_account_unique`, ["provider", "provider_account_id"])
+        .execute()
+      await db.schema.createIndex(`${t.accounts}_user_id_index`).on(t.accounts).column("user_id").execute()
+      await db.schema
+        .createTable(t.sessions)
+        .addColumn("id", type.key, (c) => c.primaryKey())
+        .addColumn("session_token", type.key, (c) => c.notNull().unique())
+        .addColumn("user_id", type.key, (c) => c.notNull().references(`${t.users}.id`).onDelete("cascade"))
+        .addColumn("expires", type.instant, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex(`${t.sessions}_user_id_index`).on(t.sessions).column("user_id").execute()
+      await db.schema
+        .createTable(t.verificationTokens)
+        .addColumn("identifier", type.key, (c) => c.notNull())
+        .addColumn("token", type.key, (c) => c.notNull())
+        .addColumn("expires", type.instant, (c) => c.notNull())
+        .addPrimaryKeyConstraint(`${t.verificationTokens}_pk`, ["identifier", "token"])
+        .execute()
+      await db.schema
+        .createTable(t.authenticators)
+        .addColumn("credential_id", type.key, (c) => c.primaryKey())
+        .addColumn("user_id", type.key, (c) => c.notNull().references(`${t.users}.id`).onDelete("cascade"))
+        .addColumn("provider_account_id", type.key, (c) => c.notNull())
+        .addColumn("credential_public_key", type.text, (c) => c.notNull())
+        .addColumn("counter", type.integer, (c) => c.notNull())
+        .addColumn("credential_device_type", type.key, (c) => c.notNull())
+        .addColumn("credential_backed_up", type.boolean, (c) => c.notNull())
+        .addColumn("transports", type.text)
+        .execute()
+      await db.schema.createIndex(`${t.authenticators}_user_id_index`).on(t.authenticators).column("user_id").execute()
+    },
+    async down(db: AnyDb) {
+      for (const table of [t.authenticators, t.verificationTokens, t.sessions, t.accounts, t.users]) {
+        await db.schema.dropTable(table).ifExists().execute()
+      }
+    },
+  }
+}
+
+function migrator(db: AnyDb, t: TableNames): Migrator {
+  const kind = kindOf(db)
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t) }) },
+    migrationTableName: t.migrations,
+    migrationLockTableName: t.migrationLock,
+  })
+}
+
+/** Brings the schema up to date; returns the names of the migrations it applied. */
+export async function migrateToLatest(db: AnyDb, t: TableNames): Promise<string[]> {
+  const { error, results } = await migrator(db, t).migrateToLatest()
+  if (error) throw error
+  return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName)
+}
+
+/** Removes Gatehouse's tables (for tests and uninstalling): every migration, undone. */
+export async function dropSchema(db: AnyDb, t: TableNames): Promise<void> {
+  await initial(kindOf(db), t).down?.(db)
+  await db.schema.dropTable(t.migrations).ifExists().execute()
+  await db.schema.dropTable(t.migrationLock).ifExists().execute()
+}

@@ -1,0 +1,47 @@
+/**
+ * `gatehouse/adapters/test-kit`: the adapter contract, as a Jest suite any adapter can run.
+ *
+ *   runAdapterContract("my adapter", { adapter: () => MyAdapter(db), db: backDoor })
+ *
+ * Every check builds its own fixtures (no order between checks), and verifies writes through the
+ * back door (`db`), which reads storage without going through the adapter. A check can be left
+ * out only with a reason, which is printed.
+ */
+import { afterAll, beforeAll, describe, it } from "@jest/globals"
+import type { AdapterContractOptions, ContractContext } from "./fixtures.js"
+import { sessionChecks } from "./sessions.js"
+import { tokenChecks } from "./tokens.js"
+import { userChecks } from "./users.js"
+
+export function runAdapterContract(name: string, options: AdapterContractOptions): void {
+  describe(`${name}: adapter contract`, () => {
+    let adapter: Awaited<ReturnType<ContractContext["adapter"]>> | undefined
+    beforeAll(async () => {
+      await options.setup?.()
+      adapter = (await options.adapter()) as typeof adapter
+    })
+    afterAll(async () => {
+      await options.teardown?.()
+    })
+    const context: ContractContext = {
+      adapter: () => {
+        if (!adapter) throw new Error("the adapter was not created")
+        return adapter
+      },
+      db: options.db,
+      check(checkName, test) {
+        const reason = options.skip?.[checkName]
+        if (reason !== undefined) {
+          console.info(`[gatehouse adapter contract] ${name}: "${checkName}" left out: ${reason}`)
+          return
+        }
+        it(checkName, test)
+      },
+    }
+    describe("users and accounts", () => userChecks(context))
+    describe("sessions", () => sessionChecks(context))
+    describe("verification tokens and authenticators", () => tokenChecks(context))
+  })
+}
+
+export { newAccount, newUser, type AdapterContractOptions, type BackDoor, type ContractContext } from "./fixtures.js"

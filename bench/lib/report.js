@@ -1,0 +1,85 @@
+// Turning rounds of measurements into the summary, the target checks and the tables.
+import { JOBS } from "./scenario.js"
+
+const median = (values) => {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b)
+  if (!sorted.length) return NaN
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/** Per scenario: medians over rounds; ratios are taken within each round, then their median. */
+export function summarise(scenarios, rounds) {
+  const byRound = rounds.map((round) => new Map(round.map((entry) => [entry.id, entry])))
+  const ratioTo = (id, peer) => median(byRound.map((round) => (round.get(id)?.requestsPerSecond ?? NaN) / (round.get(peer)?.requestsPerSecond ?? NaN)))
+  return scenarios.map((scenario) => {
+    const entries = byRound.map((round) => round.get(scenario.id)).filter(Boolean)
+    const measured = entries.filter((entry) => !entry.failed)
+    return {
+      id: scenario.id,
+      name: scenario.name,
+      library: scenario.library,
+      job: scenario.job,
+      requestsPerOp: scenario.requestsPerOp,
+      rounds: measured.length,
+      failed: entries.find((entry) => entry.failed)?.failed,
+      requestsPerSecond: median(measured.map((entry) => entry.requestsPerSecond)),
+      ratioToBare: ratioTo(scenario.id, "bare"),
+      p50: median(measured.map((entry) => entry.p50)),
+      p99: median(measured.map((entry) => entry.p99)),
+      bad: measured.reduce((sum, entry) => sum + entry.bad, 0),
+      errors: measured.reduce((sum, entry) => sum + entry.errors, 0),
+      cpuPerRequest: median(measured.map((entry) => entry.cpuPerRequest)),
+      ratioTo,
+    }
+  })
+}
+
+/** The targets of the performance issue, each with the measured value and whether it holds. */
+export function targets(summary, memory) {
+  const find = (id) => summary.find((row) => row.id === id)
+  const checks = []
+  const add = (label, value, limit, compare = ">=") => {
+    if (!Number.isFinite(value)) return
+    checks.push({ label, value, limit, compare, met: compare === ">=" ? value >= limit : value <= limit })
+  }
+  add("requireAuth on a cookie session × bare Express", find("gatehouse-require-auth")?.ratioToBare, 0.6)
+  add("GET /auth/session × bare Express", find("gatehouse-session-endpoint")?.ratioToBare, 0.5)
+  add("requireAuth on a PostgreSQL session × bare Express", find("gatehouse-pg")?.ratioToBare, 0.3)
+  add("requireAuth on a PostgreSQL session × Auth.js with @auth/pg-adapter", find("gatehouse-pg")?.ratioTo("gatehouse-pg", "authjs-pg"), 5)
+  add("credentials sign-in × Auth.js", find("gatehouse-signin")?.ratioTo("gatehouse-signin", "authjs-signin"), 3)
+  if (memory) add("heap growth after 100k session reads", memory.growth, 0.1, "<=")
+  return checks
+}
+
+const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : "–")
+const thousands = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "–")
+
+export function mainTable(summary) {
+  const lines = [
+    "| scenario | job | req/s | × bare | p50 ms | p99 ms | non-2xx/3xx | errors | server CPU µs/req |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+  ]
+  for (const row of summary) {
+    const name = row.failed ? `${row.name} (failed: ${row.failed})` : row.name
+    lines.push(
+      `| ${name} | ${JOBS[row.job]} | ${thousands(row.requestsPerSecond)} | ${fixed(row.ratioToBare, 2)} | ${fixed(row.p50, 1)} | ${fixed(row.p99, 1)} | ${row.bad} | ${row.errors} | ${fixed(row.cpuPerRequest, 0)} |`,
+    )
+  }
+  return lines.join("\n")
+}
+
+export function targetTable(checks) {
+  const lines = ["| target | measured | needed | met |", "|---|---:|---:|:-:|"]
+  for (const check of checks) {
+    const shown = check.label.startsWith("heap") ? `${(check.value * 100).toFixed(1)} %` : fixed(check.value, 2)
+    const needed = check.label.startsWith("heap") ? `≤ ${check.limit * 100} %` : `≥ ${check.limit}`
+    lines.push(`| ${check.label} | ${shown} | ${needed} | ${check.met ? "yes" : "**no**"} |`)
+  }
+  return lines.join("\n")
+}
+
+export function memoryLine(memory) {
+  const mb = (bytes) => (bytes / 1024 / 1024).toFixed(2)
+  return `Heap after garbage collection: ${mb(memory.before)} MB before and ${mb(memory.after)} MB after ${memory.reads.toLocaleString("en-US")} session reads (${(memory.growth * 100).toFixed(1)} %).`
+}

@@ -1,0 +1,26 @@
+// Jest runs the TypeScript sources directly (ts-jest, ESM). Relative imports are written with a
+// `.js` suffix as Node requires, so the mapper strips it; `gatehouse/*` maps to the sources so the
+// examples are tested against the code in this checkout, not a stale build.
+const shared = {
+  preset: "ts-jest/presets/default-esm",
+  testEnvironment: "node",
+  extensionsToTreatAsEsm: [".ts"],
+  transform: { "^.+\\.ts$": ["ts-jest", { useESM: true, tsconfig: "tsconfig.json" }] },
+  moduleNameMapper: {
+    "^gatehouse$": "<rootDir>/lib/index.ts",
+    "^gatehouse/core$": "<rootDir>/lib/core/index.ts",
+    "^gatehouse/jwt$": "<rootDir>/lib/jwt/index.ts",
+    "^gatehouse/errors$": "<rootDir>/lib/errors.ts",
+    "^gatehouse/providers/(.*)$": "<rootDir>/lib/providers/$1.ts",
+    "^gatehouse/adapters/(.*)$": "<rootDir>/adapters/$1/index.ts",
+    "^(\\.{1,2}/.*)\\.js$": "$1",
+  },
+}
+
+export default {
+  ...shared,
+  testMatch: ["<rootDir>/__tests__/**/*.test.ts"],
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/__tests__/e2e/"],
+}
+
+export { shared }

@@ -1,0 +1,115 @@
+/**
+ * The end of every successful sign-in, whatever the provider: the `signIn` callback decides,
+ * then the session starts (a fresh token: never the one the browser brought), the `signIn`
+ * event fires, the CSRF token rotates, and the browser goes to the callback URL.
+ */
+import { AccessDenied, AuthError, SessionTokenError } from "../../errors.js"
+import type { Account, JWT, Profile, ResponseInternal, User } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { rotateCsrfToken } from "../../core/csrf.js"
+import { fireEvent } from "../../core/events.js"
+import { redirect } from "../../core/response.js"
+import { runRedirectCallback } from "../../core/callback-url.js"
+import { writeSessionCookies } from "../../session/cookie-strategy.js"
+import { clearChunked } from "../../session/chunks.js"
+import { createDatabaseSession, sessionTokenOf } from "../../session/database-strategy.js"
+
+export interface SignInResult {
+  user: User
+  account: Account
+  profile?: Profile
+  isNewUser?: boolean
+  /** Extra fields for the signIn callback (`credentials`, `email`). */
+  extra?: { credentials?: Record<string, unknown>; email?: { verificationRequest?: boolean } }
+}
+
+/**
+ * Runs the `signIn` callback. True continues; false throws AccessDenied; a string is a URL to
+ * send the user to instead of signing in (returned: the caller redirects there and starts no
+ * session); a throw becomes AccessDenied with the original message.
+ */
+export async function authorizeSignIn(ctx: RequestContext, result: SignInResult): Promise<string | undefined> {
+  let verdict: boolean | string
+  try {
+    verdict = await ctx.config.callbacks.signIn({ user: result.user, account: result.account, profile: result.profile, ...result.extra })
+  } catch (error) {
+    if (error instanceof AuthError) throw error
+    throw new AccessDenied((error as Error)?.message ?? String(error), { cause: { err: error } })
+  }
+  if (typeof verdict === "string") return runRedirectCallback(ctx, verdict)
+  if (!verdict) throw new AccessDenied("The signIn callback refused this sign-in")
+  return undefined
+}
+
+function defaultToken(user: User): JWT {
+  const token: JWT = {}
+  if (user.name !== undefined) token.name = user.name
+  if (user.email !== undefined) token.email = user.email
+  if (user.image !== undefined) token.picture = user.image
+  if (user.id !== undefined && user.id !== null) token.sub = String(user.id)
+  return token
+}
+
+/** Deletes the request's previous session when it belongs to the same user (re-authentication). */
+async function endPreviousSession(ctx: RequestContext, userId: string): Promise<void> {
+  const adapter = ctx.config.adapter
+  const previous = sessionTokenOf(ctx.request.cookies, ctx.cookies)
+  if (!adapter?.getSessionAndUser || !adapter.deleteSession || !previous) return
+  const found = await adapter.getSessionAndUser(previous)
+  if (found && found.user.id === userId) await adapter.deleteSession(previous)
+}
+
+/** The cookies of a new database session for the signed-in (stored) user. */
+async function startDatabaseSession(ctx: RequestContext, user: User): Promise<void> {
+  const userId = user.id
+  if (!userId) throw new SessionTokenError("A database session needs a stored user with an id")
+  await endPreviousSession(ctx, userId)
+  ctx.outCookies.push(...(await createDatabaseSession(ctx.config, ctx.request.cookies, ctx.cookies, userId)))
+}
+
+/** Where a sign-in ends: the newUser page for a first sign-in (when configured), else callbackUrl. */
+function destination(ctx: RequestContext, result: SignInResult, callbackUrl: string): string {
+  const newUser = ctx.config.pages.newUser
+  if (!result.isNewUser || !newUser) return callbackUrl
+  const url = new URL(newUser, ctx.request.origin)
+  url.searchParams.set("callbackUrl", callbackUrl)
+  return url.href
+}
+
+/**
+ * Starts the session for a user the provider vouched for and the signIn callback accepted: a
+ * session record (database strategy) or a sealed token after the `jwt` callback (cookie).
+ */
+export async function completeSignIn(ctx: RequestContext, result: SignInResult, callbackUrl: string): Promise<ResponseInternal> {
+  const { config } = ctx
+  if (config.session.strategy === "database") {
+    await startDatabaseSession(ctx, result.user)
+  } else {
+    await startCookieSession(ctx, result)
+  }
+  await fireEvent(config, "signIn", { user: result.user, account: result.account, profile: result.profile, isNewUser: result.isNewUser })
+  rotateCsrfToken(ctx)
+  return redirect(destination(ctx, result, callbackUrl))
+}
+
+async function startCookieSession(ctx: RequestContext, result: SignInResult): Promise<void> {
+  const { config } = ctx
+  const trigger = result.isNewUser ? "signUp" : "signIn"
+  const params = { token: defaultToken(result.user), user: result.user, account: result.account, profile: result.profile, trigger } as const
+  // `isNewUser` is deprecated: reading it logs the warning once.
+  Object.defineProperty(params, "isNewUser", {
+    enumerable: true,
+    get() {
+      config.warnOnce("jwt-isnewuser-deprecated")
+      return result.isNewUser ?? false
+    },
+  })
+  const token = await config.callbacks.jwt(params)
+  const jar = ctx.request.cookies
+  if (token) {
+    const { cookies } = await writeSessionCookies(config, jar, ctx.cookies, token)
+    ctx.outCookies.push(...cookies)
+  } else {
+    ctx.outCookies.push(...clearChunked(ctx.cookies.sessionToken, jar))
+  }
+}

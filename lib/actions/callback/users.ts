@@ -1,0 +1,233 @@
+/**
+ * Finding or creating the stored user for a sign-in, through the adapter. Creating a user and
+ * linking its account is one step: in a transaction when the adapter offers one, otherwise with a
+ * compensating delete, so a failure never leaves a user without its account.
+ */
+import { randomUUID } from "node:crypto"
+import { AccountNotLinked, AdapterError, CallbackRouteError, OAuthAccountNotLinked, OAuthCreateAccount } from "../../errors.js"
+import type { AdapterAccount, AdapterUser, Adapter } from "../../adapters.js"
+import type { Account, Profile, User } from "../../types.js"
+import type { TransactionalAdapter } from "../../core/adapter.js"
+import type { RequestContext } from "../../core/context.js"
+import { fireEvent } from "../../core/events.js"
+import { openSessionToken } from "../../session/cookie-strategy.js"
+import { sessionTokenOf } from "../../session/database-strategy.js"
+
+export interface StoredSignIn {
+  user: AdapterUser
+  isNewUser: boolean
+}
+
+type WithAll<T> = { [K in keyof T]-?: NonNullable<T[K]> }
+
+/** More storage that belongs to the new user (a passkey): done in the same step as the user. */
+export type AlsoStore = (adapter: WithAll<Adapter>, user: AdapterUser) => unknown
+
+async function createAndLink(adapter: TransactionalAdapter, user: AdapterUser, account: Omit<AdapterAccount, "userId">, also?: AlsoStore): Promise<AdapterUser> {
+  const work = async (tx: Adapter) => {
+    const created = await (tx as WithAll<Adapter>).createUser(user)
+    await (tx as WithAll<Adapter>).linkAccount({ ...account, userId: created.id } as AdapterAccount)
+    await also?.(tx as WithAll<Adapter>, created)
+    return created
+  }
+  if (adapter.transaction) return adapter.transaction(work)
+  let created: AdapterUser | undefined
+  try {
+    created = await (adapter as WithAll<Adapter>).createUser(user)
+    await (adapter as WithAll<Adapter>).linkAccount({ ...account, userId: created.id } as AdapterAccount)
+    await also?.(adapter as WithAll<Adapter>, created)
+    return created
+  } catch (error) {
+    if (created && adapter.deleteUser) {
+      // Best effort: the original error is the one worth reporting.
+      await Promise.resolve(adapter.deleteUser(created.id)).catch(() => undefined)
+    }
+    throw error
+  }
+}
+
+/**
+ * Creates the user and links `account`, then fires `createUser` and `linkAccount`. When the user
+ * cannot be created because a concurrent sign-in just created the same account, that user is
+ * returned instead (not new).
+ */
+export async function createUserWithAccount(
+  ctx: RequestContext,
+  user: User,
+  account: Account,
+  profile?: Profile,
+  emailVerified: Date | null = null,
+  also?: AlsoStore,
+): Promise<StoredSignIn> {
+  const adapter = ctx.config.adapter as TransactionalAdapter & WithAll<Adapter>
+  const draft: AdapterUser = {
+    id: user.id ?? randomUUID(),
+    name: user.name ?? null,
+    email: user.email ?? "",
+    emailVerified,
+    image: user.image ?? null,
+  }
+  const { userId: _ignored, ...unlinked } = account
+  let created: AdapterUser
+  try {
+    created = await createAndLink(adapter, draft, unlinked as Omit<AdapterAccount, "userId">, also)
+  } catch (error) {
+    const raced = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+    if (raced) return { user: raced, isNewUser: false }
+    throw error instanceof AdapterError ? error : new AdapterError("Creating the user failed", { cause: { err: error } })
+  }
+  await fireEvent(ctx.config, "createUser", { user: created })
+  await fireEvent(ctx.config, "linkAccount", { user: created, account: { ...account, userId: created.id }, profile: profile ?? created })
+  return { user: created, isNewUser: true }
+}
+
+/**
+ * `authorize` is the source of truth for a credentials user: a stored user whose name or image
+ * differ is updated (and `updateUser` fires). The email is left alone: changing it could collide
+ * with another stored user.
+ */
+async function syncProfile(ctx: RequestContext, stored: AdapterUser, user: User): Promise<AdapterUser> {
+  const changes: Partial<AdapterUser> = {}
+  if (user.name !== undefined && user.name !== stored.name) changes.name = user.name
+  if (user.image !== undefined && user.image !== stored.image) changes.image = user.image
+  if (!Object.keys(changes).length || !ctx.config.adapter?.updateUser) return stored
+  const updated = await ctx.config.adapter.updateUser({ id: stored.id, ...changes })
+  await fireEvent(ctx.config, "updateUser", { user: updated })
+  return updated
+}
+
+/** Same person by email: both present and equal, ignoring case. */
+function sameEmail(a: string | null | undefined, b: string | null | undefined): boolean {
+  return Boolean(a && b && a.toLowerCase() === b.toLowerCase())
+}
+
+/**
+ * The stored user for a credentials sign-in when an adapter is configured, for the credentials id
+ * `authorize` returned (required: without one, two people could end up sharing a stored user):
+ * 1. the stored user already linked to this credentials id;
+ * 2. else the stored user with that id, if it has the same email (many adapters pick their own
+ *    ids, so an id alone may name someone else): the account gets linked;
+ * 3. else a new user, unless another stored user has this email (`AccountNotLinked`: never taken
+ *    over).
+ */
+export async function credentialsUser(ctx: RequestContext, user: User, account: Account): Promise<StoredSignIn> {
+  const adapter = ctx.config.adapter as WithAll<Adapter>
+  if (!account.providerAccountId) {
+    throw new CallbackRouteError(
+      `authorize of provider "${account.provider}" returned a user without an id; with an adapter the id identifies the stored user, so it is required`,
+    )
+  }
+  try {
+    return await findOrCreate(ctx, adapter, user, account)
+  } catch (error) {
+    // A concurrent first sign-in of the same person may have stored and linked the user between
+    // our lookups (our email check or link then fails): that user is this person.
+    const linked = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+    if (linked) return { user: linked, isNewUser: false }
+    throw error
+  }
+}
+
+async function findOrCreate(ctx: RequestContext, adapter: WithAll<Adapter>, user: User, account: Account): Promise<StoredSignIn> {
+  const linked = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+  if (linked) return { user: await syncProfile(ctx, linked, user), isNewUser: false }
+  const byId = await adapter.getUser(account.providerAccountId)
+  if (byId && sameEmail(byId.email, user.email)) {
+    const link = { ...account, userId: byId.id } as unknown as AdapterAccount
+    await adapter.linkAccount(link)
+    await fireEvent(ctx.config, "linkAccount", { user: byId, account: link, profile: byId })
+    return { user: await syncProfile(ctx, byId, user), isNewUser: false }
+  }
+  if (user.email && (await adapter.getUserByEmail(user.email))) {
+    throw new AccountNotLinked(
+      `Another stored user has the email of this credentials user; authorize should return that user's id (provider "${account.provider}")`,
+    )
+  }
+  // The stored user keeps authorize's id, unless that id is already someone else's.
+  return createUserWithAccount(ctx, byId ? { ...user, id: undefined } : user, account)
+}
+
+/** The stored user of the request's valid session, if any (to link a new account to them). */
+export async function currentStoredUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  const adapter = ctx.config.adapter as WithAll<Adapter>
+  if (ctx.config.session.strategy === "database") {
+    const token = sessionTokenOf(ctx.request.cookies, ctx.cookies)
+    const found = token ? await adapter.getSessionAndUser(token) : null
+    return found && found.session.expires.getTime() > Date.now() ? found.user : null
+  }
+  const token = await openSessionToken(ctx.config, ctx.request.cookies, ctx.cookies)
+  return typeof token?.sub === "string" ? await adapter.getUser(token.sub) : null
+}
+
+/** An email the profile does not mark unverified (absent counts as verified: OAuth profiles rarely say). */
+function emailNotUnverified(profile: Profile): boolean {
+  const verified = profile.email_verified as unknown
+  return verified === undefined || verified === null || verified === true || verified === "true"
+}
+
+/**
+ * The stored user for an OAuth/OIDC sign-in. Identity is the (provider, account id) pair, never an
+ * email alone. "Signed in" means: the session that started this sign-in is still the request's
+ * session (a session cookie planted in the browser during the flow does not count).
+ * - the account is linked already: its user (but if someone else is signed in, `OAuthAccountNotLinked`);
+ * - someone is signed in: the account is linked to them;
+ * - a stored user has the profile's email: `OAuthAccountNotLinked`, unless the provider sets
+ *   `allowDangerousEmailAccountLinking` and the email is not marked unverified, then it is linked;
+ * - otherwise a new user with the account.
+ */
+export async function oauthUser(
+  ctx: RequestContext,
+  found: { user: User; account: Account; profile: Profile; startedBy?: string },
+  linkByEmail: boolean,
+): Promise<StoredSignIn> {
+  const adapter = ctx.config.adapter as WithAll<Adapter>
+  const { account, profile } = found
+  const session = found.startedBy ? await currentStoredUser(ctx) : null
+  const current = session && session.id === found.startedBy ? session : null
+  const linked = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+  if (linked) {
+    if (current && current.id !== linked.id) {
+      throw new OAuthAccountNotLinked(`This ${account.provider} account is linked to another user`)
+    }
+    return { user: linked, isNewUser: false }
+  }
+  const link = async (user: AdapterUser): Promise<StoredSignIn> => {
+    const stored = { ...account, userId: user.id } as unknown as AdapterAccount
+    await adapter.linkAccount(stored)
+    await fireEvent(ctx.config, "linkAccount", { user, account: stored, profile })
+    return { user, isNewUser: false }
+  }
+  if (current) return link(current)
+  const email = found.user.email
+  const byEmail = email ? await adapter.getUserByEmail(email) : null
+  if (byEmail) {
+    if (linkByEmail && emailNotUnverified(profile)) return link(byEmail)
+    throw new OAuthAccountNotLinked(`A user with this email exists; sign in the way you did first, then link ${account.provider}`)
+  }
+  // The stored user gets an id of its own; the provider's id is the account's.
+  try {
+    return await createUserWithAccount(ctx, { ...found.user, id: undefined }, account, profile)
+  } catch (error) {
+    if (!(error instanceof AdapterError)) throw error
+    throw new OAuthCreateAccount(`The user for a new ${account.provider} account could not be stored`, { cause: { err: error } })
+  }
+}
+
+/**
+ * The stored user for an email sign-in (the link proved the address): the user with that email,
+ * marked verified now (`updateUser`), with the email account linked if it was not; or a new,
+ * verified user with the account.
+ */
+export async function emailUser(ctx: RequestContext, identifier: string, stored: AdapterUser | null, account: Account): Promise<StoredSignIn> {
+  const adapter = ctx.config.adapter as WithAll<Adapter>
+  const now = new Date()
+  if (!stored) return createUserWithAccount(ctx, { email: identifier }, account, undefined, now)
+  const user = await adapter.updateUser({ id: stored.id, emailVerified: now })
+  await fireEvent(ctx.config, "updateUser", { user })
+  if (!(await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId }))) {
+    const link = { ...account, userId: user.id } as unknown as AdapterAccount
+    await adapter.linkAccount(link)
+    await fireEvent(ctx.config, "linkAccount", { user, account: link, profile: user })
+  }
+  return { user, isNewUser: false }
+}

@@ -1,0 +1,51 @@
+/**
+ * `POST signin/<email provider>`: normalise the address, let the `signIn` callback decide (with
+ * `email: { verificationRequest: true }`), store the token's hash, send the link, and go to the
+ * verify-request page. The answer is the same whether or not the address has an account. If the
+ * mail cannot be sent, the stored token is removed and the user lands on `error=EmailSignin`.
+ */
+import { randomUUID } from "node:crypto"
+import { EmailSignInError } from "../../errors.js"
+import type { Adapter } from "../../adapters.js"
+import type { ResponseInternal } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { bodyString } from "../../core/request.js"
+import { pageUrl } from "../../core/pages-url.js"
+import { redirect } from "../../core/response.js"
+import type { EmailProviderConfig } from "../../providers/types.js"
+import { emailIdentifier } from "../../providers/email/identifier.js"
+import { hashToken, newToken } from "../../providers/email/token.js"
+import { authorizeSignIn } from "../callback/login.js"
+import { enforceRateLimit } from "../../rate-limit/limiter.js"
+
+const DAY = 24 * 60 * 60
+
+export async function emailSignin(ctx: RequestContext, provider: EmailProviderConfig): Promise<ResponseInternal> {
+  const adapter = ctx.config.adapter as Required<Pick<Adapter, "getUserByEmail" | "createVerificationToken" | "useVerificationToken">>
+  const posted = bodyString(ctx.request, "email")
+  if (posted === undefined) throw new EmailSignInError("No single email address was posted")
+  const identifier = emailIdentifier(provider, posted)
+  await enforceRateLimit(ctx.config, "email", ctx.request.clientAddress, identifier)
+
+  const user = (await adapter.getUserByEmail(identifier)) ?? { id: randomUUID(), email: identifier, emailVerified: null }
+  const account = { providerAccountId: identifier, userId: user.id, type: "email" as const, provider: provider.id }
+  const elsewhere = await authorizeSignIn(ctx, { user, account, extra: { email: { verificationRequest: true } } })
+  if (elsewhere) return redirect(elsewhere)
+
+  const token = await newToken(provider)
+  const hashed = hashToken(token, provider, ctx.config)
+  const expires = new Date(Date.now() + (provider.maxAge ?? DAY) * 1000)
+  await adapter.createVerificationToken({ identifier, token: hashed, expires })
+  const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl ?? ctx.request.origin, token, email: identifier })
+  const url = `${ctx.baseUrl}/callback/${provider.id}?${query}`
+  try {
+    const send = provider.sendVerificationRequest
+    if (!send) throw new Error("the provider has no sendVerificationRequest")
+    await send({ identifier, url, expires, provider, token, theme: ctx.config.theme, request: ctx.request.webRequest() })
+  } catch (error) {
+    // No orphan token: the link was never delivered.
+    await Promise.resolve(adapter.useVerificationToken({ identifier, token: hashed })).catch(() => undefined)
+    throw new EmailSignInError(`The sign-in email for provider "${provider.id}" could not be sent`, { cause: { err: error } })
+  }
+  return redirect(pageUrl(ctx, "verifyRequest", new URLSearchParams({ provider: provider.id, type: "email" })))
+}

@@ -1,0 +1,86 @@
+/**
+ * The adapter interface: the one Auth.js adapters implement, so an existing `@auth/*-adapter`
+ * plugs into Gatehouse unchanged and ours plug into Auth.js.
+ *
+ * Rules every adapter follows:
+ * - `null` means "not found"; throwing means "failed" (reported as `AdapterError`).
+ * - Dates are `Date` objects.
+ * - `useVerificationToken` is atomic and single-use: of concurrent callers, exactly one gets the row.
+ * - `getUserByAccount` matches on `provider` + `providerAccountId`.
+ * - `deleteUser` also removes the user's accounts and sessions.
+ * Every method is optional; Gatehouse checks at start-up that the ones a feature needs exist.
+ */
+import type { Account, Awaitable, User } from "./types.js"
+
+export interface AdapterUser extends User {
+  id: string
+  email: string
+  emailVerified: Date | null
+  name?: string | null
+  image?: string | null
+}
+
+/**
+ * Auth.js's account types, so Gatehouse's adapters type-check as @auth/core adapters. (Gatehouse
+ * also stores `"credentials"` accounts, linking credentials ids to stored users; Auth.js never
+ * reads accounts by type.)
+ */
+export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn"
+
+export interface AdapterAccount extends Account {
+  userId: string
+  type: AdapterAccountType
+}
+
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+export interface VerificationToken {
+  identifier: string
+  /** Hashed with the secret; the raw value only ever travels in the mail. */
+  token: string
+  expires: Date
+}
+
+export interface AdapterAuthenticator {
+  credentialID: string
+  userId: string
+  providerAccountId: string
+  counter: number
+  credentialBackedUp: boolean
+  credentialPublicKey: string
+  transports?: string | null
+  credentialDeviceType: string
+}
+
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  unlinkAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Promise<void> | Awaitable<AdapterAccount | undefined>
+  getAccount?(providerAccountId: AdapterAccount["providerAccountId"], provider: AdapterAccount["provider"]): Awaitable<AdapterAccount | null>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  getAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>
+  updateAuthenticatorCounter?(
+    credentialID: AdapterAuthenticator["credentialID"],
+    newCounter: AdapterAuthenticator["counter"],
+  ): Awaitable<AdapterAuthenticator>
+}

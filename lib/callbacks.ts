@@ -1,0 +1,62 @@
+/** The parameters and results of the callbacks and events in the configuration (spec: Events). */
+import type { AdapterAuthenticator, AdapterSession, AdapterUser } from "./adapters.js"
+import type { Account, AuthRequestLike, Awaitable, DefaultSession, JWT, Profile, Session, User } from "./types.js"
+
+export interface SignInCallbackParams {
+  user: User | AdapterUser
+  account: Account | null
+  profile?: Profile
+  email?: { verificationRequest?: boolean }
+  credentials?: Record<string, unknown>
+}
+
+export interface JwtCallbackParams {
+  token: JWT
+  user?: User | AdapterUser
+  account?: Account | null
+  profile?: Profile
+  trigger?: "signIn" | "signUp" | "update"
+  /** @deprecated test `trigger === "signUp"`. */
+  isNewUser?: boolean
+  /** Client data sent with a session update. Validate it before using it. */
+  session?: unknown
+}
+
+export interface SessionCallbackParams {
+  session: Session
+  /** Cookie strategy. */
+  token: JWT
+  /** Database strategy. */
+  user: AdapterUser
+  /** The client data of a session update. */
+  newSession?: unknown
+  trigger?: "update"
+  /**
+   * With a passkey provider: the signed-in user's passkeys (`listAuthenticatorsByUserId`), read
+   * only when called.
+   */
+  authenticators?: () => Promise<AdapterAuthenticator[]>
+}
+
+export interface AuthorizedCallbackParams {
+  request: AuthRequestLike
+  auth: Session | null
+}
+
+export interface CallbacksOptions {
+  signIn?: (params: SignInCallbackParams) => Awaitable<boolean | string>
+  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  session?: (params: SessionCallbackParams) => Awaitable<Session | DefaultSession>
+  jwt?: (params: JwtCallbackParams) => Awaitable<JWT | null>
+  authorized?: (params: AuthorizedCallbackParams) => Awaitable<boolean | Response | undefined | null>
+}
+
+export interface EventCallbacks {
+  signIn?: (message: { user: User; account?: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
+  signOut?: (message: { session: AdapterSession | null | undefined } | { token: JWT | null }) => Awaitable<void>
+  createUser?: (message: { user: User }) => Awaitable<void>
+  updateUser?: (message: { user: User }) => Awaitable<void>
+  linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser | Profile }) => Awaitable<void>
+  session?: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>
+}
+

@@ -1,0 +1,50 @@
+/** The actions of the spec, and how their paths look under the base path. */
+import type { AuthAction } from "../types.js"
+
+export const AUTH_ACTIONS: readonly AuthAction[] = [
+  "callback",
+  "csrf",
+  "error",
+  "providers",
+  "session",
+  "signin",
+  "signout",
+  "verify-request",
+  "webauthn-options",
+]
+
+const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
+/** Actions whose path may (or must) name a provider: `/signin/github`. */
+const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options"])
+
+export function isAuthAction(value: unknown): value is AuthAction {
+  return typeof value === "string" && ACTION_SET.has(value)
+}
+
+/** `/assets/<file>`: a file the router serves itself (see pages/assets.ts); undefined otherwise. */
+export function parseAssetPath(path: string): string | undefined {
+  const match = /^\/assets\/([a-z0-9-]+\.js)$/.exec(path)
+  return match ? match[1] : undefined
+}
+
+export interface ActionPath {
+  action: AuthAction
+  providerId?: string
+}
+
+/**
+ * Reads `/<action>[/<providerId>]` (the path after the base path; one trailing slash allowed).
+ * Segments are compared as received, without percent-decoding, so `%2F` never acts as a
+ * separator and `%63srf` is not `csrf`. Null for anything else.
+ */
+export function parseActionPath(path: string): ActionPath | null {
+  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path
+  const parts = trimmed.split("/")
+  if (parts[0] !== "" || parts.length < 2 || parts.length > 3) return null
+  const action = parts[1]
+  if (!isAuthAction(action)) return null
+  const providerId = parts[2]
+  if (providerId === undefined) return { action }
+  if (!providerId || !PROVIDER_ACTIONS.has(action)) return null
+  return { action, providerId }
+}

@@ -1,0 +1,100 @@
+/**
+ * The adapter as the core sees it: wrapped once at start-up so every failure is an
+ * `AdapterError` (with the cause for the log) and every call is visible at verbose level, and
+ * checked against the methods the configured features need. Core code never calls the user's
+ * adapter directly.
+ */
+import { AdapterError, AuthError, MissingAdapterMethods } from "../errors.js"
+import type { Adapter } from "../adapters.js"
+import type { Provider } from "../providers/types.js"
+import type { LoggerInstance } from "./logger.js"
+
+export const ADAPTER_METHODS = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "getAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+  "createVerificationToken",
+  "useVerificationToken",
+  "getAuthenticator",
+  "createAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+] as const satisfies readonly (keyof Adapter)[]
+
+export type AdapterMethod = (typeof ADAPTER_METHODS)[number]
+
+/**
+ * An optional Gatehouse extension: run `work` atomically (in one database transaction), with an
+ * adapter bound to it. Used to create a user and link its account together; adapters without it
+ * get a compensating `deleteUser` when the second step fails.
+ */
+export interface TransactionalAdapter extends Adapter {
+  transaction?<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
+}
+
+/** Set by adapters meant for tests and development, to warn when one runs in production. */
+export const DEVELOPMENT_ADAPTER = Symbol.for("gatehouse.development-adapter")
+
+const USERS: AdapterMethod[] = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "linkAccount"]
+const SESSIONS: AdapterMethod[] = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"]
+const EMAIL: AdapterMethod[] = ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"]
+const WEBAUTHN: AdapterMethod[] = ["getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"]
+
+/** The methods the configured features call, as a pure function of the configuration. */
+export function requiredMethods(strategy: "cookie" | "database", providers: readonly Provider[]): AdapterMethod[] {
+  const needed = new Set<AdapterMethod>()
+  const add = (methods: AdapterMethod[]) => methods.forEach((method) => needed.add(method))
+  if (strategy === "database") add(SESSIONS)
+  for (const provider of providers) {
+    if (provider.type === "credentials") add(USERS)
+    if (provider.type === "oauth" || provider.type === "oidc") add(USERS)
+    if (provider.type === "email") add([...USERS, ...EMAIL])
+    if (provider.type === "webauthn") add([...USERS, ...WEBAUTHN])
+  }
+  return [...needed]
+}
+
+export function assertAdapterMethods(adapter: Adapter, needed: readonly AdapterMethod[]): void {
+  const missing = needed.filter((method) => typeof adapter[method] !== "function")
+  if (missing.length) {
+    throw new MissingAdapterMethods(`The adapter lacks ${missing.join(", ")}, which the configured session strategy and providers need`)
+  }
+}
+
+/** Every method of `adapter`, wrapped: failures become AdapterError; calls are logged at verbose. */
+export function wrapAdapter(adapter: TransactionalAdapter, logger: LoggerInstance): TransactionalAdapter {
+  const wrapped: Record<string, unknown> = {}
+  for (const method of ADAPTER_METHODS) {
+    const fn = adapter[method] as ((...args: unknown[]) => unknown) | undefined
+    if (typeof fn !== "function") continue
+    wrapped[method] = async (...args: unknown[]) => {
+      logger.debug(`adapter_${method}`)
+      try {
+        return await fn.apply(adapter, args)
+      } catch (error) {
+        throw new AdapterError(`adapter.${method} failed`, { cause: { err: error, method } })
+      }
+    }
+  }
+  const transaction = adapter.transaction
+  if (typeof transaction === "function") {
+    wrapped.transaction = async <T>(work: (tx: Adapter) => Promise<T>) => {
+      try {
+        return (await transaction.call(adapter, (tx: Adapter) => work(wrapAdapter(tx, logger)))) as T
+      } catch (error) {
+        throw error instanceof AuthError ? error : new AdapterError("adapter.transaction failed", { cause: { err: error, method: "transaction" } })
+      }
+    }
+  }
+  return wrapped as TransactionalAdapter
+}

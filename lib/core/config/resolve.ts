@@ -1,0 +1,233 @@
+/**
+ * `resolveConfig`: the user's configuration, validated, with every default and environment value
+ * applied, providers normalised and cookie sets built, then frozen. Once per configuration object
+ * (a WeakMap keyed by it); the user's object is never written to.
+ */
+import { MissingAdapter, MissingSecretError, UntrustedHost } from "../../errors.js"
+import { assertAdapterMethods, DEVELOPMENT_ADAPTER, requiredMethods, wrapAdapter, type TransactionalAdapter } from "../adapter.js"
+import type { CallbacksOptions, EventCallbacks, JWTDecodeParams, JWTEncodeParams, JWT, PagesOptions, Theme, Awaitable } from "../../types.js"
+import type { WarningCode } from "../../warnings.js"
+import { createLogger, createWarnOnce, type LoggerInstance } from "../logger.js"
+import { defaultRedirect } from "../redirect.js"
+import { raw as rawMarker, skipCSRFCheck as skipMarker } from "../symbols.js"
+import { resolveCookies, type CookieSets } from "./cookies.js"
+import { DEFAULT_BASE_PATH, DEFAULT_LOG_LEVEL, DEFAULT_SESSION_MAX_AGE, DEFAULT_UPDATE_AGE } from "./defaults.js"
+import { defaultTrustHost, envBasePath, readEnv, type EnvObject } from "./env.js"
+import { resolveProviders, type ProviderTable } from "./providers.js"
+import { randomHex } from "../../crypto/random.js"
+import {
+  assertAdapter,
+  assertBasePath,
+  assertConfigObject,
+  assertFunctions,
+  assertJwtOptions,
+  assertLogLevel,
+  assertLogger,
+  assertPages,
+  assertSecrets,
+  assertSession,
+  assertTheme,
+  assertUrl,
+  show,
+} from "./validate.js"
+import { resolveRateLimit, type ResolvedRateLimit } from "../../rate-limit/options.js"
+import { assertStore, guardedStore } from "../../state/guarded.js"
+import { MemoryStore } from "../../state/memory.js"
+import type { StateStore } from "../../state/types.js"
+import { InvalidOption } from "../../errors.js"
+
+export interface ResolvedSession {
+  strategy: "cookie" | "database"
+  /** Relative lifetime in seconds (when `absoluteExpires` is unset). */
+  maxAge: number
+  /** Set when `session.maxAge` is a date: every session ends then. */
+  absoluteExpires?: Date
+  updateAge: number
+  generateSessionToken: () => string
+  /** User-supplied sealing (`session.seal`, or the deprecated `jwt.encode`). */
+  seal?: (params: JWTEncodeParams) => Awaitable<string>
+  unseal?: (params: JWTDecodeParams) => Awaitable<JWT | null>
+  /** `exp` of sealed tokens, in seconds (the deprecated `jwt.maxAge`, else `maxAge`). */
+  tokenMaxAge: number
+}
+
+export type ResolvedCallbacks = Required<CallbacksOptions>
+
+export interface ResolvedConfig {
+  readonly source: object
+  readonly providers: ProviderTable
+  /** The user's adapter, wrapped (AdapterError on failure); checked for the methods in use. */
+  readonly adapter?: TransactionalAdapter
+  readonly basePath: string
+  /** Set by the user (or AUTH_URL's path), as opposed to the default. */
+  readonly basePathExplicit: boolean
+  /** AUTH_URL: when set, the origin of every URL Gatehouse writes. */
+  readonly authUrl?: URL
+  readonly trustHost: boolean
+  readonly secrets: readonly string[]
+  /** The CSRF hash key: the secret, or the list joined with commas (as Auth.js hashes it). */
+  readonly csrfSecret: string
+  readonly session: ResolvedSession
+  readonly callbacks: ResolvedCallbacks
+  /** Which callbacks the user supplied (the defaults can be skipped on hot paths). */
+  readonly custom: { readonly jwt: boolean; readonly session: boolean; readonly signIn: boolean }
+  readonly events: EventCallbacks
+  readonly pages: PagesOptions
+  readonly theme: Theme
+  readonly cookies: CookieSets
+  readonly useSecureCookies?: boolean
+  readonly skipCSRFCheck: boolean
+  readonly redirectProxyUrl?: string
+  readonly logger: LoggerInstance
+  readonly warnOnce: (code: WarningCode) => void
+  readonly experimental: Readonly<Record<string, unknown>>
+  readonly raw: boolean
+  /** A WebAuthn provider is configured: the session callback can list the user's passkeys. */
+  readonly passkeys: boolean
+  /** The rate limits in force; undefined when rate limiting is off. */
+  readonly rateLimit?: ResolvedRateLimit
+  /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
+  readonly store: StateStore
+  readonly production: boolean
+}
+
+const CALLBACK_NAMES = ["signIn", "redirect", "session", "jwt", "authorized"] as const
+const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session"] as const
+
+/** A random secret for a development process that has none: sessions end when it restarts. */
+let developmentSecret: string | undefined
+
+const cache = new WeakMap<object, ResolvedConfig>()
+
+export function resolveConfig(config: object, env: EnvObject = process.env): ResolvedConfig {
+  const hit = cache.get(config)
+  if (hit) return hit
+  const resolved = Object.freeze(build(config, env))
+  cache.set(config, resolved)
+  return resolved
+}
+
+function build(config: object, env: EnvObject): ResolvedConfig {
+  assertConfigObject(config)
+  const settings = readEnv(env)
+  const logLevel = assertLogLevel(config.logLevel) ?? (config.debug ? "verbose" : DEFAULT_LOG_LEVEL)
+  assertLogger(config.logger)
+  const logger = createLogger(logLevel, config.logger)
+  const warnOnce = createWarnOnce(logger)
+  if (config.debug !== undefined) {
+    warnOnce("debug-deprecated")
+    if (config.debug) warnOnce("debug-enabled")
+  }
+
+  const adapter = assertAdapter(config.adapter)
+  const providers = resolveProviders(config.providers, env)
+  const sessionOptions = assertSession(config.session, adapter, { maxAge: DEFAULT_SESSION_MAX_AGE, updateAge: DEFAULT_UPDATE_AGE })
+  assertJwtOptions(config.jwt)
+  if (config.jwt?.encode) warnOnce("jwt-encode-deprecated")
+  if (config.jwt?.decode) warnOnce("jwt-decode-deprecated")
+  if (config.jwt?.maxAge !== undefined) warnOnce("jwt-maxage-deprecated")
+  assertFunctions("callbacks", config.callbacks, CALLBACK_NAMES)
+  assertFunctions("events", config.events, EVENT_NAMES)
+
+  const secrets = [...(assertSecrets(config.secret) ?? settings.secrets)]
+  if (!secrets.length) {
+    if (settings.production) {
+      throw new MissingSecretError("No secret is set. Set AUTH_SECRET (for example `openssl rand -base64 33`) or the `secret` option.")
+    }
+    developmentSecret ??= randomHex(32)
+    secrets.push(developmentSecret)
+    warnOnce("dev-secret-generated")
+  }
+
+  const explicitBasePath = assertBasePath(config.basePath)
+  const urlBasePath = envBasePath(settings)
+  if (explicitBasePath && urlBasePath) warnOnce(explicitBasePath === urlBasePath ? "env-url-basepath-redundant" : "env-url-basepath-mismatch")
+  const basePath = explicitBasePath ?? urlBasePath ?? DEFAULT_BASE_PATH
+
+  if (config.trustHost !== undefined && typeof config.trustHost !== "boolean") {
+    throw new InvalidOption(`trustHost must be true or false (got ${show(config.trustHost)})`)
+  }
+  const trustHost = config.trustHost ?? defaultTrustHost(settings)
+  if (!settings.url && !trustHost) {
+    throw new UntrustedHost(
+      "Gatehouse cannot tell which host it serves: set AUTH_URL to the site's URL, or trustHost: true (AUTH_TRUST_HOST=true) when a proxy you control sets the Host header.",
+    )
+  }
+  if (settings.production && trustHost && !settings.url) warnOnce("trusthost-without-url")
+  if (config.useSecureCookies !== undefined && typeof config.useSecureCookies !== "boolean") {
+    throw new InvalidOption(`useSecureCookies must be true or false (got ${show(config.useSecureCookies)})`)
+  }
+  if (config.skipCSRFCheck !== undefined && config.skipCSRFCheck !== skipMarker) {
+    throw new InvalidOption(`skipCSRFCheck must be the \`skipCSRFCheck\` marker exported by gatehouse/core (got ${show(config.skipCSRFCheck)})`)
+  }
+  if (config.skipCSRFCheck) warnOnce("csrf-disabled")
+  if (config.raw !== undefined && config.raw !== rawMarker) {
+    throw new InvalidOption(`raw must be the \`raw\` marker exported by gatehouse/core (got ${show(config.raw)})`)
+  }
+  if (config.experimental !== undefined && (typeof config.experimental !== "object" || config.experimental === null)) {
+    throw new InvalidOption(`experimental must be an object (got ${show(config.experimental)})`)
+  }
+
+  const needsAdapter = providers.list.find((provider) => provider.type === "email" || provider.type === "webauthn")
+  if (needsAdapter && !adapter) {
+    throw new MissingAdapter(`The ${needsAdapter.type} provider "${needsAdapter.id}" stores tokens and users: it needs an adapter`)
+  }
+  if (adapter) {
+    assertAdapterMethods(adapter, requiredMethods(sessionOptions.strategy, providers.list))
+    if (settings.production && (adapter as Record<symbol, unknown>)[DEVELOPMENT_ADAPTER]) warnOnce("memory-adapter-production")
+  }
+
+  const maxAge = sessionOptions.maxAge
+  if (maxAge instanceof Date && maxAge.getTime() <= Date.now()) warnOnce("session-maxage-past")
+  const relativeMaxAge = typeof maxAge === "number" ? maxAge : DEFAULT_SESSION_MAX_AGE
+  const session: ResolvedSession = Object.freeze({
+    strategy: sessionOptions.strategy,
+    maxAge: relativeMaxAge,
+    absoluteExpires: maxAge instanceof Date ? new Date(maxAge.getTime()) : undefined,
+    updateAge: sessionOptions.updateAge,
+    // 256 random bits (a UUID has only 122).
+    generateSessionToken: config.session?.generateSessionToken ?? (() => randomHex(32)),
+    seal: config.session?.seal ?? config.jwt?.encode,
+    unseal: config.session?.unseal ?? config.jwt?.decode,
+    tokenMaxAge: config.jwt?.maxAge ?? relativeMaxAge,
+  })
+
+  const userCallbacks = config.callbacks ?? {}
+  const callbacks: ResolvedCallbacks = Object.freeze({
+    signIn: userCallbacks.signIn ?? (() => true),
+    redirect: userCallbacks.redirect ?? defaultRedirect,
+    session: userCallbacks.session ?? (({ session }) => session),
+    jwt: userCallbacks.jwt ?? (({ token }) => token),
+    authorized: userCallbacks.authorized ?? (({ auth }) => Boolean(auth)),
+  })
+
+  return {
+    source: config,
+    providers,
+    adapter: adapter ? wrapAdapter(adapter, logger) : undefined,
+    basePath,
+    basePathExplicit: Boolean(explicitBasePath ?? urlBasePath),
+    authUrl: settings.url,
+    trustHost,
+    secrets: Object.freeze([...secrets]),
+    csrfSecret: secrets.join(","),
+    session,
+    callbacks,
+    custom: Object.freeze({ jwt: Boolean(userCallbacks.jwt), session: Boolean(userCallbacks.session), signIn: Boolean(userCallbacks.signIn) }),
+    events: Object.freeze({ ...config.events }),
+    pages: Object.freeze({ ...assertPages(config.pages) }),
+    theme: Object.freeze({ ...assertTheme(config.theme) }),
+    cookies: resolveCookies(config.cookies),
+    useSecureCookies: config.useSecureCookies,
+    skipCSRFCheck: config.skipCSRFCheck === skipMarker,
+    redirectProxyUrl: assertUrl("redirectProxyUrl", config.redirectProxyUrl) ?? settings.redirectProxyUrl,
+    logger,
+    warnOnce,
+    experimental: Object.freeze({ ...config.experimental }),
+    raw: config.raw === rawMarker,
+    passkeys: providers.list.some((provider) => provider.type === "webauthn"),
+    rateLimit: resolveRateLimit(config.rateLimit, settings.production),
+    store: guardedStore(assertStore(config.store) ?? new MemoryStore(), logger),
+    production: settings.production,
+  }
+}

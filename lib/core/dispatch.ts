@@ -1,0 +1,110 @@
+/**
+ * The action table: which handler answers which method on which action, whether it needs a
+ * provider, and whether it is a state-changing POST that must pass the CSRF check. Every error
+ * a handler throws becomes exactly one outcome here (see error-outcome.ts).
+ */
+import { AuthError, InvalidProvider, MethodNotAllowed } from "../errors.js"
+import type { AuthAction, ResponseInternal } from "../types.js"
+import type { Provider } from "../providers/types.js"
+import { callback } from "../actions/callback/index.js"
+import { csrf } from "../actions/csrf.js"
+import { errorPage } from "../actions/error.js"
+import { providers } from "../actions/providers.js"
+import { getSessionAction, updateSessionAction } from "../actions/session.js"
+import { signinPage, signinStart } from "../actions/signin/index.js"
+import { signOut, signoutPage } from "../actions/signout.js"
+import { verifyRequestPage } from "../actions/verify-request.js"
+import { webauthnOptions } from "../actions/webauthn-options.js"
+import type { ResolvedConfig } from "./config/resolve.js"
+import { createContext, type RequestContext } from "./context.js"
+import { assertCsrf } from "./csrf.js"
+import { toErrorOutcome } from "./error-outcome.js"
+import type { InternalRequest } from "./request.js"
+
+interface Route {
+  handler: (ctx: RequestContext, provider: Provider) => ResponseInternal | Promise<ResponseInternal>
+  provider?: "optional" | "required"
+  /** A state-changing POST: needs the CSRF token (for these provider types, when a function). */
+  csrf?: boolean | ((provider: Provider) => boolean)
+  /** An API endpoint: errors are always answered as JSON. */
+  api?: boolean
+  /** GET only: also answers HEAD (only where a GET changes nothing). */
+  head?: boolean
+}
+
+const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
+  csrf: { GET: { handler: csrf, api: true, head: true } },
+  providers: { GET: { handler: providers, api: true, head: true } },
+  session: {
+    GET: { handler: getSessionAction, api: true, head: true },
+    POST: { handler: updateSessionAction, csrf: true, api: true },
+  },
+  signin: {
+    GET: { handler: signinPage, provider: "optional", head: true },
+    POST: { handler: signinStart, provider: "required", csrf: true },
+  },
+  signout: {
+    GET: { handler: signoutPage, head: true },
+    POST: { handler: signOut, csrf: true },
+  },
+  error: { GET: { handler: errorPage, head: true } },
+  "verify-request": { GET: { handler: verifyRequestPage, head: true } },
+  callback: {
+    GET: { handler: callback, provider: "required" },
+    // OAuth form_post callbacks come from the provider's site and are protected by `state`.
+    POST: { handler: callback, provider: "required", csrf: (p) => p.type === "credentials" || p.type === "webauthn" },
+  },
+  "webauthn-options": { GET: { handler: webauthnOptions, provider: "required", api: true } },
+}
+
+function allowed(routes: Partial<Record<"GET" | "POST", Route>>): string {
+  const methods: string[] = []
+  if (routes.GET) methods.push(routes.GET.head ? "GET, HEAD" : "GET")
+  if (routes.POST) methods.push("POST")
+  return methods.join(", ")
+}
+
+function findRoute(request: InternalRequest): Route {
+  const routes = ROUTES[request.action]
+  const method = request.method === "HEAD" ? "GET" : request.method
+  const route = method === "GET" || method === "POST" ? routes[method] : undefined
+  if (!route || (request.method === "HEAD" && !route.head)) {
+    throw new MethodNotAllowed(`${request.action} does not accept ${request.method}`, { allow: allowed(routes) })
+  }
+  return route
+}
+
+function findProvider(config: ResolvedConfig, request: InternalRequest, route: Route): Provider | undefined {
+  if (!route.provider) return undefined
+  const provider = request.providerId === undefined ? undefined : config.providers.byId.get(request.providerId)
+  if (provider) return provider
+  if (request.providerId === undefined && route.provider === "optional") return undefined
+  throw new InvalidProvider(request.providerId === undefined ? `${request.action} needs a provider id` : "No provider has that id")
+}
+
+export interface DispatchOptions {
+  /** `raw` integrations: throw AuthErrors to the caller instead of answering them. */
+  throwErrors?: boolean
+}
+
+export async function dispatch(request: InternalRequest, config: ResolvedConfig, options?: DispatchOptions): Promise<ResponseInternal> {
+  const ctx = createContext(config, request)
+  let response: ResponseInternal
+  try {
+    const route = findRoute(request)
+    if (route.api) ctx.wantsJson = true
+    const provider = findProvider(config, request, route)
+    if (request.readBody && request.body === undefined && request.method === "POST") request.body = await request.readBody()
+    const needsCsrf = typeof route.csrf === "function" ? route.csrf(provider as Provider) : route.csrf
+    if (needsCsrf) assertCsrf(ctx)
+    response = await route.handler(ctx, provider as Provider)
+  } catch (error) {
+    if (options?.throwErrors && error instanceof AuthError && !ctx.returnRedirect) throw error
+    response = toErrorOutcome(error, ctx)
+  }
+  if (ctx.outCookies.length) response.cookies = [...(response.cookies ?? []), ...ctx.outCookies]
+  if (ctx.returnRedirect && response.redirect) {
+    response = { ...response, status: 200, body: { url: response.redirect }, redirect: undefined, headers: { ...response.headers, "Content-Type": "application/json; charset=utf-8" } }
+  }
+  return response
+}

@@ -1,0 +1,103 @@
+/**
+ * Each error has exactly one outcome. Flow errors send a browser to the sign-in or error page
+ * with `error=<value>` (the spec's values), or answer JSON to clients that asked for it. Protocol
+ * errors (bad method, path, body) answer with their status and a JSON body. Types outside the
+ * client-safe set are shown as `Configuration`; the real error always goes to the log.
+ */
+import { AuthError, CredentialsSignin, MethodNotAllowed, RateLimited, type ErrorType } from "../errors.js"
+import type { ResponseInternal } from "../types.js"
+import { publicMessage } from "../pages/messages.js"
+import type { RequestContext } from "./context.js"
+import { json, redirect } from "./response.js"
+import { pageUrl } from "./pages-url.js"
+import { signinPageResponse } from "../pages/signin-page.js"
+
+interface FlowOutcome {
+  page: "signIn" | "error"
+  /** The `error` query value; defaults to the type. */
+  value?: string
+  status: number
+}
+
+/** Client-safe flow errors. Anything not listed here (or in PROTOCOL) is shown as Configuration. */
+const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
+  CredentialsSignin: { page: "signIn", status: 401 },
+  MissingCSRF: { page: "signIn", status: 403 },
+  OAuthSignInError: { page: "signIn", value: "OAuthSignin", status: 400 },
+  OAuthCallbackError: { page: "signIn", status: 400 },
+  InvalidCheck: { page: "signIn", value: "OAuthCallbackError", status: 400 },
+  OAuthProfileParseError: { page: "signIn", value: "OAuthCallbackError", status: 400 },
+  OAuthAccountNotLinked: { page: "signIn", status: 400 },
+  OAuthCreateAccount: { page: "signIn", status: 500 },
+  AccountNotLinked: { page: "signIn", value: "OAuthAccountNotLinked", status: 400 },
+  EmailSignInError: { page: "signIn", value: "EmailSignin", status: 400 },
+  WebAuthnVerificationError: { page: "signIn", status: 400 },
+  AccessDenied: { page: "error", status: 403 },
+  Verification: { page: "error", status: 400 },
+  // The database is unreachable: a temporary condition, said as such (never access granted).
+  AdapterError: { page: "error", status: 503 },
+}
+
+/** Seconds a client is asked to wait after an AdapterError before trying again. */
+const ADAPTER_RETRY_AFTER = 5
+
+const CONFIGURATION: FlowOutcome = { page: "error", value: "Configuration", status: 500 }
+
+/** Errors about the HTTP request itself: answered in place, never by a redirect. */
+const PROTOCOL: Partial<Record<ErrorType, number>> = {
+  InvalidRequest: 400,
+  PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
+  MethodNotAllowed: 405,
+  UnknownAction: 404,
+  InvalidProvider: 404,
+}
+
+/** The largest `code` put in a URL or shown on a page. */
+const MAX_CODE_LENGTH = 64
+
+export function errorType(error: unknown): ErrorType {
+  return error instanceof AuthError ? error.type : "Configuration"
+}
+
+/** The status a JSON client gets for `error`, and the type it is shown as. */
+export function publicError(error: unknown): { type: string; status: number; page?: FlowOutcome["page"] } {
+  const type = errorType(error)
+  const protocol = PROTOCOL[type]
+  if (protocol) return { type, status: protocol }
+  const flow = FLOW[type] ?? CONFIGURATION
+  return { type: flow.value ?? type, status: flow.status, page: flow.page }
+}
+
+/** Refused for too many attempts: answered in place with 429 (the sign-in page, or JSON). */
+function rateLimitedOutcome(error: RateLimited, ctx: RequestContext): ResponseInternal {
+  const headers = { "Retry-After": String(error.retryAfter) }
+  const body = { error: { type: error.type, message: publicMessage(error.type) } }
+  if (ctx.wantsJson || ctx.returnRedirect) return json(body, 429, headers)
+  if (ctx.config.pages.signIn) {
+    return redirect(pageUrl(ctx, "signIn", new URLSearchParams({ error: error.type, ...(ctx.callbackUrl && { callbackUrl: ctx.callbackUrl }) })))
+  }
+  const page = signinPageResponse(ctx, ctx.callbackUrl ?? ctx.request.origin, error.type, 429)
+  return { ...page, headers: { ...page.headers, ...headers } }
+}
+
+export function toErrorOutcome(error: unknown, ctx: RequestContext): ResponseInternal {
+  // A rate limit logs itself once per window, not on every refused attempt.
+  if (error instanceof RateLimited) return rateLimitedOutcome(error, ctx)
+  ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+  const shown = publicError(error)
+  const body = { error: { type: shown.type, message: publicMessage(shown.type) } }
+  if (!shown.page) {
+    const headers = error instanceof MethodNotAllowed && error.allow ? { Allow: error.allow } : undefined
+    return json(body, shown.status, headers)
+  }
+  const params = new URLSearchParams({ error: shown.type })
+  if (error instanceof CredentialsSignin || errorType(error) === "CredentialsSignin") {
+    params.set("code", String((error as CredentialsSignin).code ?? "credentials").slice(0, MAX_CODE_LENGTH))
+  }
+  if (shown.page === "signIn" && ctx.callbackUrl) params.set("callbackUrl", ctx.callbackUrl)
+  const url = pageUrl(ctx, shown.page, params)
+  if (ctx.returnRedirect) return json({ url, ...body })
+  if (ctx.wantsJson) return json({ ...body, url }, shown.status, shown.type === "AdapterError" ? { "Retry-After": String(ADAPTER_RETRY_AFTER) } : undefined)
+  return redirect(url)
+}

@@ -1,0 +1,21 @@
+/**
+ * Events are audit hooks: awaited so they see a consistent order, but a failing one is logged and
+ * never changes the outcome of the request.
+ */
+import { EventError } from "../errors.js"
+import type { EventCallbacks } from "../types.js"
+import type { ResolvedConfig } from "./config/resolve.js"
+
+export async function fireEvent<Name extends keyof EventCallbacks>(
+  config: ResolvedConfig,
+  name: Name,
+  message: Parameters<NonNullable<EventCallbacks[Name]>>[0],
+): Promise<void> {
+  const handler = config.events[name] as ((message: unknown) => unknown) | undefined
+  if (!handler) return
+  try {
+    await handler(message)
+  } catch (error) {
+    config.logger.error(new EventError(`The ${name} event handler threw; the request went on`, { cause: { err: error } }))
+  }
+}

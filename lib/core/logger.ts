@@ -1,0 +1,102 @@
+/**
+ * The logger. Levels, from quietest: `silent` < `error` < `warn` < `verbose`. A level set in the
+ * user's partial `logger` always receives its messages, whatever `logLevel` says; levels the user
+ * does not override go to the console, filtered by `logLevel`.
+ */
+import { AuthError } from "../errors.js"
+import { WARNINGS, type WarningCode } from "../warnings.js"
+
+export type LogLevel = "error" | "warn" | "verbose" | "silent"
+export const LOG_LEVELS: readonly LogLevel[] = ["silent", "error", "warn", "verbose"]
+
+export interface LoggerInstance {
+  error(error: Error): void
+  warn(code: WarningCode): void
+  debug(message: string, metadata?: unknown): void
+}
+
+const PREFIX = "[gatehouse]"
+
+/**
+ * Expected outcomes (a bad token, method or body; wrong credentials; a refused sign-in) are
+ * ordinary traffic: their own stack only points into Gatehouse, so the line (and any cause) is
+ * logged without it.
+ */
+const EXPECTED = new Set([
+  "CredentialsSignin",
+  "AccessDenied",
+  "Verification",
+  "MissingCSRF",
+  "InvalidRequest",
+  "PayloadTooLarge",
+  "UnsupportedMediaType",
+  "MethodNotAllowed",
+  "UnknownAction",
+  "InvalidProvider",
+  "RateLimited",
+])
+
+function consoleError(error: Error): void {
+  const name = error instanceof AuthError ? error.type : error.name
+  console.error(`${PREFIX}[error] ${name}: ${error.message}`)
+  const expected = error instanceof AuthError && EXPECTED.has(error.type)
+  const cause = (error as { cause?: unknown }).cause
+  if (cause && typeof cause === "object" && "err" in cause && cause.err instanceof Error) {
+    const { err, ...details } = cause as { err: Error } & Record<string, unknown>
+    console.error(`${PREFIX}[cause]:`, err.stack ?? String(err))
+    if (Object.keys(details).length) console.error(`${PREFIX}[details]:`, safeJson(details))
+    return
+  }
+  if (cause !== undefined) console.error(`${PREFIX}[details]:`, safeJson(cause))
+  if (error.stack && !expected) console.error(`${PREFIX}[stack]:`, error.stack)
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_key, v) => (v instanceof Error ? { name: v.name, message: v.message } : v), 2)
+  } catch {
+    return String(value)
+  }
+}
+
+function consoleWarn(code: WarningCode): void {
+  console.warn(`${PREFIX}[warning][${code}] ${WARNINGS[code] ?? ""}`)
+}
+
+function consoleDebug(message: string, metadata?: unknown): void {
+  if (metadata === undefined) console.debug(`${PREFIX}[debug]: ${message}`)
+  else console.debug(`${PREFIX}[debug]: ${message}`, safeJson(metadata))
+}
+
+const noop = () => {}
+
+/**
+ * Builds the logger once per configuration. Calls into user code are guarded: a logger that
+ * throws must not turn a logged problem into a crashed request.
+ */
+export function createLogger(level: LogLevel, user: Partial<LoggerInstance> | undefined): LoggerInstance {
+  const rank = LOG_LEVELS.indexOf(level)
+  const guard = <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) => {
+      try {
+        fn(...args)
+      } catch {
+        // A broken custom logger is not worth failing a request for.
+      }
+    }
+  return {
+    error: guard(user?.error ?? (rank >= 1 ? consoleError : noop)),
+    warn: guard(user?.warn ?? (rank >= 2 ? consoleWarn : noop)),
+    debug: guard(user?.debug ?? (rank >= 3 ? consoleDebug : noop)),
+  }
+}
+
+/** Warn once per logger for each code. */
+export function createWarnOnce(logger: LoggerInstance): (code: WarningCode) => void {
+  const seen = new Set<WarningCode>()
+  return (code) => {
+    if (seen.has(code)) return
+    seen.add(code)
+    logger.warn(code)
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * Every failure Gatehouse can report is an `AuthError` with a stable `type`.
+ *
+ * The `type` is the contract: tests, logs and the `error` query parameter use it, while the
+ * message is for people. What a browser may see is decided in `core/error-outcome.ts`; this file
+ * only declares the classes, so importing `gatehouse/errors` pulls in nothing else.
+ */
+
+/** The complete list of error types. */
+export const ERROR_TYPES = [
+  "AccessDenied",
+  "AccountNotLinked",
+  "AdapterError",
+  "CallbackRouteError",
+  "Configuration",
+  "CredentialsSignin",
+  "DuplicateConditionalUI",
+  "DuplicateProviderId",
+  "EmailSignInError",
+  "ErrorPageLoop",
+  "EventError",
+  "ExperimentalFeatureNotEnabled",
+  "InvalidCallbackUrl",
+  "InvalidCheck",
+  "InvalidEndpoints",
+  "InvalidOption",
+  "InvalidProvider",
+  "InvalidRequest",
+  "JWTSessionError",
+  "MethodNotAllowed",
+  "MissingAdapter",
+  "MissingAdapterMethods",
+  "MissingAuthorize",
+  "MissingCSRF",
+  "MissingSecret",
+  "MissingWebAuthnAutocomplete",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "OAuthCreateAccount",
+  "OAuthProfileParseError",
+  "OAuthSignInError",
+  "PayloadTooLarge",
+  "RateLimited",
+  "SessionRequired",
+  "SessionTokenError",
+  "SignOutError",
+  "UnknownAction",
+  "UnsupportedMediaType",
+  "UnsupportedStrategy",
+  "UntrustedHost",
+  "Verification",
+  "WebAuthnVerificationError",
+] as const
+
+export type ErrorType = (typeof ERROR_TYPES)[number]
+
+/** Extra detail kept for the server log. `err` is the underlying error, if any. */
+export type ErrorCause = Record<string, unknown> & { err?: unknown }
+
+export interface AuthErrorOptions {
+  cause?: ErrorCause | Error
+}
+
+export class AuthError extends Error {
+  /**
+   * The error's stable discriminator. A plain `AuthError` (no subclass) is an unexpected failure
+   * and is reported as `Configuration`, the spec's generic server-side error.
+   */
+  type: ErrorType = "Configuration"
+  declare cause?: ErrorCause
+
+  constructor(message?: string, options?: AuthErrorOptions) {
+    super(message)
+    this.name = new.target.name
+    const cause = options?.cause
+    if (cause instanceof Error) this.cause = { err: cause }
+    else if (cause !== undefined) this.cause = cause
+    // The subclass sets `type` through its static field; read it once here.
+    const type = (new.target as unknown as { type?: ErrorType }).type
+    if (type) this.type = type
+    if (!message) this.message = defaultMessage(this.type)
+  }
+}
+
+function defaultMessage(type: string): string {
+  return `${type}: see the server log for details`
+}
+
+/** `error` value shown after a failed sign-in; the spec allows only these on the sign-in page. */
+export class SignInError extends AuthError {}
+
+/**
+ * Too many attempts of one sign-in method from one client address or for one identifier: the
+ * attempt was not made. `retryAfter` is in seconds (the `Retry-After` header).
+ */
+export class RateLimited extends AuthError {
+  static type = "RateLimited" as const
+  retryAfter: number
+
+  /** `retryAfter` defaults to 1 second. */
+  constructor(message?: string, options?: AuthErrorOptions & { retryAfter?: number }) {
+    super(message, options)
+    this.retryAfter = Math.max(1, Math.ceil(options?.retryAfter ?? 1))
+  }
+}
+
+/** `authorize` of a credentials provider refused the user (or returned null). */
+export class CredentialsSignin extends SignInError {
+  static type = "CredentialsSignin" as const
+  /**
+   * Goes into the redirect URL as `code`. Keep it vague: never say which field was wrong.
+   * Subclass and set it, or pass `{ code }` in the constructor options.
+   */
+  code = "credentials"
+
+  constructor(message?: string, options?: AuthErrorOptions & { code?: string }) {
+    super(message ?? "Sign-in with credentials failed", options)
+    if (options?.code) this.code = options.code
+  }
+}
+
+export class AccessDenied extends AuthError {
+  static type = "AccessDenied" as const
+}
+export class AdapterError extends AuthError {
+  static type = "AdapterError" as const
+}
+export class CallbackRouteError extends AuthError {
+  static type = "CallbackRouteError" as const
+}
+export class ErrorPageLoop extends AuthError {
+  static type = "ErrorPageLoop" as const
+}
+export class EventError extends AuthError {
+  static type = "EventError" as const
+}
+export class InvalidCallbackUrl extends AuthError {
+  static type = "InvalidCallbackUrl" as const
+}
+export class InvalidEndpoints extends AuthError {
+  static type = "InvalidEndpoints" as const
+}
+export class InvalidCheck extends AuthError {
+  static type = "InvalidCheck" as const
+}
+export class JWTSessionError extends AuthError {
+  static type = "JWTSessionError" as const
+}
+export class MissingAdapter extends AuthError {
+  static type = "MissingAdapter" as const
+}
+export class MissingAdapterMethods extends AuthError {
+  static type = "MissingAdapterMethods" as const
+}
+export class MissingAuthorize extends AuthError {
+  static type = "MissingAuthorize" as const
+}
+/** No secret configured where one is required (always in production). */
+export class MissingSecretError extends AuthError {
+  static type = "MissingSecret" as const
+}
+/** Alias kept for code written against Auth.js, whose class has this name. */
+export const MissingSecret = MissingSecretError
+export class OAuthAccountNotLinked extends SignInError {
+  static type = "OAuthAccountNotLinked" as const
+}
+export class OAuthCallbackError extends SignInError {
+  static type = "OAuthCallbackError" as const
+}
+/** The stored user for a new OAuth account could not be created (the adapter failed). */
+export class OAuthCreateAccount extends SignInError {
+  static type = "OAuthCreateAccount" as const
+}
+export class OAuthProfileParseError extends AuthError {
+  static type = "OAuthProfileParseError" as const
+}
+export class SessionTokenError extends AuthError {
+  static type = "SessionTokenError" as const
+}
+export class OAuthSignInError extends SignInError {
+  static type = "OAuthSignInError" as const
+}
+export class EmailSignInError extends SignInError {
+  static type = "EmailSignInError" as const
+}
+export class SignOutError extends AuthError {
+  static type = "SignOutError" as const
+}
+export class UnknownAction extends AuthError {
+  static type = "UnknownAction" as const
+}
+export class UnsupportedStrategy extends AuthError {
+  static type = "UnsupportedStrategy" as const
+}
+export class InvalidProvider extends AuthError {
+  static type = "InvalidProvider" as const
+}
+export class UntrustedHost extends AuthError {
+  static type = "UntrustedHost" as const
+}
+export class Verification extends AuthError {
+  static type = "Verification" as const
+}
+/** A state-changing POST without a valid double-submit token, or from another site. */
+export class MissingCSRF extends SignInError {
+  static type = "MissingCSRF" as const
+}
+export class DuplicateConditionalUI extends AuthError {
+  static type = "DuplicateConditionalUI" as const
+}
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static type = "MissingWebAuthnAutocomplete" as const
+}
+export class WebAuthnVerificationError extends AuthError {
+  static type = "WebAuthnVerificationError" as const
+}
+export class AccountNotLinked extends SignInError {
+  static type = "AccountNotLinked" as const
+}
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  static type = "ExperimentalFeatureNotEnabled" as const
+}
+/** Two providers share an id. */
+export class DuplicateProviderId extends AuthError {
+  static type = "DuplicateProviderId" as const
+}
+/** A configuration option has a value Gatehouse cannot use; the message names the option. */
+export class InvalidOption extends AuthError {
+  static type = "InvalidOption" as const
+}
+/** The request could not be understood (malformed body, bad host header, wrong field type). */
+export class InvalidRequest extends AuthError {
+  static type = "InvalidRequest" as const
+}
+/** The request body is over the size or parameter limit. */
+export class PayloadTooLarge extends AuthError {
+  static type = "PayloadTooLarge" as const
+}
+/** The request body is not `application/x-www-form-urlencoded` or JSON in UTF-8. */
+export class UnsupportedMediaType extends AuthError {
+  static type = "UnsupportedMediaType" as const
+}
+/** The action exists but not for this HTTP method. */
+export class MethodNotAllowed extends AuthError {
+  static type = "MethodNotAllowed" as const
+  /** The methods the action accepts, for the `Allow` header. */
+  allow?: string
+
+  constructor(message?: string, options?: AuthErrorOptions & { allow?: string }) {
+    super(message, options)
+    this.allow = options?.allow
+  }
+}
+/** A protected resource was requested without a session. */
+export class SessionRequired extends AuthError {
+  static type = "SessionRequired" as const
+}
+
+export function isAuthError(value: unknown): value is AuthError {
+  return value instanceof AuthError
+}

@@ -1,0 +1,129 @@
+/**
+ * Express/Connect `req` to the internal request. No web Request is built here; one is made only
+ * if a callback asks for it (`webRequest()`).
+ */
+import type { TLSSocket } from "node:tls"
+import { parse as parseCookies } from "cookie"
+import type { AuthAction } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { InternalRequest } from "../core/request.js"
+import { requestScheme, siteOf, type SiteHints } from "../core/site.js"
+import type { CookieJar } from "../session/chunks.js"
+import { clientAddress } from "../rate-limit/client-address.js"
+import { readExpressBody } from "./body.js"
+import type { GatehouseRequest } from "./types.js"
+
+const PARSED_COOKIES = Symbol("gatehouse.cookies")
+
+/** Cookies, parsed once per request (or taken from cookie-parser when it ran). */
+export function cookiesOf(req: GatehouseRequest): CookieJar {
+  const cached = (req as unknown as Record<symbol, CookieJar>)[PARSED_COOKIES]
+  if (cached) return cached
+  const fromParser = req.cookies
+  const jar =
+    fromParser && typeof fromParser === "object" && !Array.isArray(fromParser)
+      ? (fromParser as CookieJar)
+      : parseCookies(req.headers.cookie ?? "")
+  ;(req as unknown as Record<symbol, CookieJar>)[PARSED_COOKIES] = jar
+  return jar
+}
+
+export function headerOf(req: GatehouseRequest): (name: string) => string | undefined {
+  return (name) => {
+    const value = req.headers[name]
+    return Array.isArray(value) ? value[0] : value
+  }
+}
+
+export function hintsOf(req: GatehouseRequest): SiteHints {
+  return { protocol: (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http", header: headerOf(req) }
+}
+
+/** Is this request's site served over HTTPS (for the cookie names)? Cheap: no host parsing. */
+export function isSecureRequest(req: GatehouseRequest, config: ResolvedConfig): boolean {
+  return requestScheme(config.authUrl, hintsOf(req)) === "https"
+}
+
+/** The URL as received, before any mount path was stripped. */
+export function originalUrlOf(req: GatehouseRequest): string {
+  return req.originalUrl ?? req.url ?? "/"
+}
+
+/**
+ * The request target as a path on this site: an absolute-form target
+ * (`GET http://host/x HTTP/1.1`) gives its path and query, its authority dropped; `*` or anything
+ * else that is not a path gives `/`.
+ */
+export function requestPathOf(req: GatehouseRequest): string {
+  const target = originalUrlOf(req)
+  if (target.startsWith("/")) return target
+  try {
+    const url = new URL(target)
+    return /^https?:$/.test(url.protocol) ? `${url.pathname}${url.search}` : "/"
+  } catch {
+    return "/"
+  }
+}
+
+export function splitUrl(url: string): { path: string; search: string } {
+  const mark = url.indexOf("?")
+  return mark === -1 ? { path: url, search: "" } : { path: url.slice(0, mark), search: url.slice(mark + 1) }
+}
+
+function webRequestOf(req: GatehouseRequest, origin: string, body: () => Record<string, unknown> | undefined): () => Request {
+  let built: Request | undefined
+  return () => {
+    if (built) return built
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || name.startsWith(":")) continue
+      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
+    }
+    const method = req.method ?? "GET"
+    const parsed = body()
+    let payload: string | undefined
+    if (method !== "GET" && method !== "HEAD" && parsed) {
+      const json = (req.headers["content-type"] ?? "").includes("json")
+      payload = json
+        ? JSON.stringify(parsed)
+        : new URLSearchParams(Object.entries(parsed).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((item) => [k, String(item)]))).toString()
+      headers.delete("content-length")
+    }
+    built = new Request(new URL(originalUrlOf(req), origin), { method, headers, body: payload })
+    return built
+  }
+}
+
+export interface InternalRequestInput {
+  action: AuthAction
+  providerId?: string
+  method?: string
+  basePath: string
+  body?: Record<string, unknown>
+  serverAction?: boolean
+  trustedParams?: boolean
+}
+
+export function toInternalRequest(req: GatehouseRequest, config: ResolvedConfig, input: InternalRequestInput): InternalRequest {
+  const site = siteOf(config.authUrl, hintsOf(req))
+  const { search } = splitUrl(originalUrlOf(req))
+  const internal: InternalRequest = {
+    method: (input.method ?? req.method ?? "GET").toUpperCase(),
+    action: input.action,
+    providerId: input.providerId,
+    origin: site.origin,
+    basePath: input.basePath,
+    secure: site.secure,
+    query: new URLSearchParams(search),
+    body: input.body,
+    readBody: input.body ? undefined : () => readExpressBody(req),
+    cookies: cookiesOf(req),
+    clientAddress: clientAddress(req as Parameters<typeof clientAddress>[0]),
+    header: headerOf(req),
+    source: req as InternalRequest["source"],
+    webRequest: webRequestOf(req, site.origin, () => internal.body),
+    serverAction: input.serverAction,
+    trustedParams: input.trustedParams,
+  }
+  return internal
+}

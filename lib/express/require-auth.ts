@@ -1,0 +1,81 @@
+/**
+ * `requireAuth(config, options?)`: lets a request through when `authorized({ request, auth })`
+ * says so (default: signed in). Otherwise a page request (one that accepts HTML) is redirected to
+ * the sign-in page with `callbackUrl` set to the page it asked for, and an API request gets 401
+ * with a JSON error. A web `Response` returned by the callback is sent as it is. A callback that
+ * throws denies access (and is logged).
+ */
+import { SessionRequired } from "../errors.js"
+import type { AuthConfigInput, AuthorizedCallbackParams, Awaitable, Session } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import { pageUrl } from "../core/pages-url.js"
+import { json, redirect } from "../core/response.js"
+import { siteOf } from "../core/site.js"
+import { publicMessage } from "../pages/messages.js"
+import { configSource } from "./config.js"
+import { hintsOf, requestPathOf } from "./request.js"
+import { writeResponse, writeWebResponse } from "./respond.js"
+import { exposeSession, requestSession } from "./session.js"
+import type { GatehouseRequest, GatehouseResponse, Middleware } from "./types.js"
+
+export interface RequireAuthOptions {
+  /** Decides for this route instead of `callbacks.authorized`. */
+  authorized?: (params: AuthorizedCallbackParams) => Awaitable<boolean | Response | undefined | null>
+}
+
+function wantsHtml(req: GatehouseRequest): boolean {
+  return (req.headers.accept ?? "").includes("text/html")
+}
+
+function deny(req: GatehouseRequest, res: GatehouseResponse, config: ResolvedConfig): void {
+  if (!wantsHtml(req)) {
+    writeResponse(res, json({ error: { type: "SessionRequired", message: publicMessage("SessionRequired") } }, 401))
+    return
+  }
+  let origin: string
+  try {
+    origin = siteOf(config.authUrl, hintsOf(req)).origin
+  } catch (error) {
+    config.logger.error(error as Error)
+    writeResponse(res, json({ error: { type: "InvalidRequest", message: publicMessage("InvalidRequest") } }, 400))
+    return
+  }
+  const site = { config, request: { origin }, baseUrl: `${origin}${config.basePath === "/" ? "" : config.basePath}` }
+  // Concatenated, not resolved: a path like `//evil.example/x` must stay a path on this origin.
+  let callbackUrl: string
+  try {
+    callbackUrl = new URL(`${origin}${requestPathOf(req)}`).href
+  } catch {
+    callbackUrl = `${origin}/`
+  }
+  writeResponse(res, redirect(pageUrl(site, "signIn", new URLSearchParams({ callbackUrl }))))
+}
+
+export function requireAuth(config: AuthConfigInput, options?: RequireAuthOptions): Middleware {
+  const getConfig = configSource(config)
+
+  async function check(req: GatehouseRequest, res: GatehouseResponse): Promise<boolean> {
+    const resolved = await getConfig(req)
+    const session: Session | null = await requestSession(req, res, resolved)
+    exposeSession(req, res, session)
+    const decide = options?.authorized ?? resolved.callbacks.authorized
+    let verdict: Awaited<ReturnType<typeof decide>>
+    try {
+      verdict = await decide({ request: req as AuthorizedCallbackParams["request"], auth: session })
+    } catch (error) {
+      resolved.logger.error(new SessionRequired("The authorized callback threw; access denied", { cause: { err: error } }))
+      verdict = false
+    }
+    if (verdict instanceof Response) {
+      await writeWebResponse(res, verdict)
+      return false
+    }
+    if (verdict) return true
+    deny(req, res, resolved)
+    return false
+  }
+
+  return function gatehouseRequireAuth(req, res, next) {
+    check(req, res).then((allowed) => (allowed ? next() : undefined), next)
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * `authRouter(config)`: every action under the mount path (`app.use("/auth", authRouter(config))`),
+ * or under `basePath` when mounted at the root. Links it writes use `basePath` when configured
+ * (or AUTH_URL's path, for apps behind a path-stripping proxy), else the mount path.
+ */
+import { UnknownAction } from "../errors.js"
+import type { AuthConfigInput } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import { parseActionPath, parseAssetPath } from "../core/actions.js"
+import { assetResponse } from "../pages/assets.js"
+import { dispatch } from "../core/dispatch.js"
+import { publicError } from "../core/error-outcome.js"
+import { createLogger } from "../core/logger.js"
+import { json } from "../core/response.js"
+import { publicMessage } from "../pages/messages.js"
+import { configSource } from "./config.js"
+import { originalUrlOf, splitUrl, toInternalRequest } from "./request.js"
+import { writeResponse } from "./respond.js"
+import type { GatehouseRequest, GatehouseResponse, Middleware, NextFunction } from "./types.js"
+
+/** Where the router is mounted: Express's `baseUrl`, or what Connect stripped from `req.url`. */
+function mountPath(req: GatehouseRequest, fullPath: string): string {
+  if (typeof req.baseUrl === "string") return req.baseUrl
+  const own = splitUrl(req.url ?? "/").path
+  return fullPath.endsWith(own) ? fullPath.slice(0, fullPath.length - own.length) : ""
+}
+
+/** The part of the path after the routing base, or undefined when the request is not ours. */
+function actionPath(fullPath: string, routingBase: string): string | undefined {
+  const base = routingBase === "/" ? "" : routingBase
+  if (!fullPath.startsWith(base)) return undefined
+  const rest = fullPath.slice(base.length)
+  return rest.startsWith("/") && rest !== "/" ? rest : undefined
+}
+
+function answerOutsideAction(res: GatehouseResponse, config: ResolvedConfig | undefined, error: unknown): void {
+  config?.logger.error(error instanceof Error ? error : new Error(String(error)))
+  const shown = publicError(error)
+  const [type, status] = shown.page === undefined ? [shown.type, shown.status] : ["Configuration", 500]
+  writeResponse(res, json({ error: { type, message: publicMessage(type) } }, status))
+}
+
+export function authRouter(config: AuthConfigInput): Middleware {
+  const getConfig = configSource(config)
+
+  async function handle(req: GatehouseRequest, res: GatehouseResponse, next: NextFunction): Promise<void> {
+    let resolved: ResolvedConfig | undefined
+    try {
+      resolved = await getConfig(req)
+    } catch (error) {
+      // A lazy configuration that fails: logged in full, answered as Configuration.
+      createLogger("error", undefined).error(error instanceof Error ? error : new Error(String(error)))
+      return answerOutsideAction(res, undefined, error)
+    }
+    const fullPath = splitUrl(originalUrlOf(req)).path
+    const mount = mountPath(req, fullPath)
+    const rest = actionPath(fullPath, mount || resolved.basePath)
+    if (rest === undefined) return next()
+    if (mount && mount !== resolved.basePath && !resolved.basePathExplicit) resolved.warnOnce("basepath-mount-mismatch")
+    try {
+      const asset = req.method === "GET" || req.method === "HEAD" ? parseAssetPath(rest) : undefined
+      const served = asset ? assetResponse(asset) : undefined
+      if (served) return writeResponse(res, served)
+      const parsed = parseActionPath(rest)
+      if (!parsed) throw new UnknownAction(`No action at ${fullPath}`)
+      const basePath = resolved.basePathExplicit ? resolved.basePath : mount || resolved.basePath
+      const request = toInternalRequest(req, resolved, { ...parsed, basePath })
+      writeResponse(res, await dispatch(request, resolved))
+    } catch (error) {
+      // Only errors raised before an action ran reach here (unknown path, malformed host).
+      answerOutsideAction(res, resolved, error)
+    }
+  }
+
+  return function gatehouseRouter(req, res, next) {
+    handle(req, res, next).catch(next)
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * `gatehouse`: authentication and sessions for Express and Connect apps.
+ *
+ *   app.use("/auth", authRouter(config))       every action under /auth
+ *   app.use(authSession(config))               req.auth / res.locals.auth: Session | null
+ *   app.get("/me", requireAuth(config), ...)   sign-in redirect (pages) or 401 JSON (APIs)
+ */
+export { authRouter } from "./express/router.js"
+export { authSession, getSession } from "./express/session.js"
+export { requireAuth, type RequireAuthOptions } from "./express/require-auth.js"
+export { signIn, signOut, type SignInOptions, type SignOutOptions, type AuthorizationParams } from "./express/server-actions.js"
+export { signInAction, signOutAction, type FormActionResult, type FormActionFailure } from "./express/form-actions.js"
+export type { GatehouseRequest, GatehouseResponse, Middleware, NextFunction } from "./express/types.js"
+export * from "./errors.js"
+export type * from "./types.js"
+export type * from "./adapters.js"
+export type { WarningCode } from "./warnings.js"
+export type {
+  CredentialsConfig,
+  CredentialInput,
+  OAuthProviderConfig,
+  EmailProviderConfig,
+  WebAuthnProviderConfig,
+  Provider,
+  ProviderType,
+} from "./providers/types.js"

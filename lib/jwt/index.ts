@@ -1,0 +1,109 @@
+/**
+ * `gatehouse/jwt`: seal and open session tokens outside the request pipeline, and read the
+ * session token of a request (`getToken`). Prefer `getSession`/`req.auth` in app code: these
+ * helpers skip the `jwt` and `session` callbacks.
+ */
+import { parse as parseCookies } from "cookie"
+import { InvalidOption, MissingSecretError } from "../errors.js"
+import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
+import { readEnv } from "../core/config/env.js"
+import type { LoggerInstance } from "../core/logger.js"
+import { readChunked } from "../session/chunks.js"
+import { DEFAULT_MAX_AGE, openToken, sealToken } from "./codec.js"
+
+export { DEFAULT_MAX_AGE }
+
+function secretList(secret: string | string[] | undefined, where: string): string[] {
+  const list = (Array.isArray(secret) ? secret : [secret]).filter((s): s is string => typeof s === "string" && s.length > 0)
+  if (!list.length) throw new MissingSecretError(`${where}: a secret is required`)
+  return list
+}
+
+function requireSalt(salt: unknown, where: string): string {
+  if (typeof salt !== "string" || !salt) {
+    throw new InvalidOption(`${where}: salt must be a non-empty string (Gatehouse uses the cookie name)`)
+  }
+  return salt
+}
+
+/** Seals `token` as a JWE (dir, A256CBC-HS512) with the first secret. */
+export async function encode<Payload extends object = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  const { token = {} as Payload, maxAge = DEFAULT_MAX_AGE } = params
+  const secret = secretList(params.secret, "encode")[0] as string
+  return sealToken(token as JWT, secret, requireSalt(params.salt, "encode"), maxAge)
+}
+
+/** Opens a token, trying each secret in order. Null for a missing, invalid or expired token. */
+export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
+  const secrets = secretList(params.secret, "decode")
+  const salt = requireSalt(params.salt, "decode")
+  if (!params.token) return null
+  return (openToken(params.token, secrets, salt)?.payload as Payload | undefined) ?? null
+}
+
+type HeaderSource = Headers | Record<string, string | string[] | undefined>
+
+export interface GetTokenParams<Raw extends boolean = false> {
+  /** A web Request, an Express/Node request, or any object with `headers`. */
+  req: { headers: HeaderSource }
+  /** Default: the session cookie name for `secureCookie`. */
+  cookieName?: string
+  /** Read the `__Secure-` cookie. Default: true only when AUTH_URL is https. */
+  secureCookie?: boolean
+  /** Default: AUTH_SECRET and AUTH_SECRET_1..3. */
+  secret?: string | string[]
+  /** Default: the cookie name. */
+  salt?: string
+  /** Return the token string as found, without opening it. */
+  raw?: Raw
+  decode?: (params: JWTDecodeParams) => Promise<JWT | null> | JWT | null
+  logger?: Pick<LoggerInstance, "debug"> | Console
+}
+
+function header(headers: HeaderSource, name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined
+  const value = (headers as Record<string, string | string[] | undefined>)[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** The bearer token of an `Authorization` header; malformed percent-encoding reads as absent. */
+function bearerToken(value: string | undefined): string | undefined {
+  if (!value) return undefined
+  const match = /^Bearer\s+(\S+)$/i.exec(value.trim())
+  if (!match) return undefined
+  try {
+    return decodeURIComponent(match[1] as string)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The session token of a request: from the session cookie (chunks put back together) or from
+ * `Authorization: Bearer <token>`. Returns the decoded payload, the raw string with `raw: true`,
+ * or null.
+ */
+export async function getToken(params: GetTokenParams<false>): Promise<JWT | null>
+export async function getToken(params: GetTokenParams<true>): Promise<string | null>
+export async function getToken(params: GetTokenParams<boolean>): Promise<JWT | string | null> {
+  const env = readEnv(process.env)
+  const secureCookie = params.secureCookie ?? env.url?.protocol === "https:"
+  const cookieName = params.cookieName ?? (secureCookie ? "__Secure-authjs.session-token" : "authjs.session-token")
+  const headers = params.req?.headers
+  if (!headers) throw new InvalidOption("getToken: req must have headers")
+  const cookieHeader = header(headers, "cookie")
+  const fromCookie = cookieHeader ? readChunked(parseCookies(cookieHeader), cookieName) : undefined
+  const token = fromCookie || bearerToken(header(headers, "authorization"))
+  if (!token) return null
+  if (params.raw) return token
+  const secret = params.secret ?? env.secrets
+  if (!params.decode) secretList(secret, "getToken")
+  const salt = params.salt ?? cookieName
+  try {
+    const decoded = params.decode ? await params.decode({ token, secret, salt }) : await decode({ token, secret, salt })
+    return decoded ?? null
+  } catch (error) {
+    params.logger?.debug?.("getToken: the token could not be decoded", { error: (error as Error).message })
+    return null
+  }
+}

@@ -1,0 +1,83 @@
+/** The sign-in page's view model: one entry per configured provider, grouped by kind. */
+import type { CredentialsConfig, Provider } from "../providers/types.js"
+import { DEFAULT_SIGNIN_ERROR, SIGNIN_ERRORS, own } from "./messages.js"
+import { WEBAUTHN_SCRIPT } from "./assets.js"
+
+export interface FieldModel {
+  id: string
+  name: string
+  label: string
+  type: string
+  placeholder?: string
+  autocomplete?: string
+  required: boolean
+}
+
+export interface SigninModel {
+  csrfToken: string
+  callbackUrl: string
+  error?: string
+  credentials: Array<{ id: string; name: string; action: string; fields: FieldModel[] }>
+  email: Array<{ id: string; name: string; action: string }>
+  oauth: Array<{ id: string; name: string; action: string; logo?: string }>
+  webauthn: Array<{ id: string; name: string; action: string; optionsUrl: string; conditional: boolean; emailLabel: string }>
+  /** The passkey script, when the page has a passkey form. */
+  scriptUrl?: string
+}
+
+const AUTOCOMPLETE: Record<string, string> = { password: "current-password", email: "email", username: "username" }
+
+function fields(provider: CredentialsConfig): FieldModel[] {
+  return Object.entries(provider.credentials ?? {}).map(([name, input]) => ({
+    id: `${provider.id}-${name}`,
+    name,
+    label: input.label ?? name.charAt(0).toUpperCase() + name.slice(1),
+    type: input.type ?? "text",
+    placeholder: input.placeholder,
+    autocomplete: input.autocomplete ?? own(AUTOCOMPLETE, name) ?? own(AUTOCOMPLETE, input.type),
+    required: input.required ?? true,
+  }))
+}
+
+function safeLogo(logo: unknown): string | undefined {
+  return typeof logo === "string" && (/^https?:\/\//i.test(logo) || /^\/(?![/\\])/.test(logo)) ? logo : undefined
+}
+
+export function signinModel(input: {
+  providers: readonly Provider[]
+  baseUrl: string
+  csrfToken: string
+  callbackUrl: string
+  error?: string
+}): SigninModel {
+  const model: SigninModel = {
+    csrfToken: input.csrfToken,
+    callbackUrl: input.callbackUrl,
+    error: input.error ? (own(SIGNIN_ERRORS, input.error) ?? DEFAULT_SIGNIN_ERROR) : undefined,
+    credentials: [],
+    email: [],
+    oauth: [],
+    webauthn: [],
+  }
+  for (const provider of input.providers) {
+    const signinUrl = `${input.baseUrl}/signin/${provider.id}`
+    if (provider.type === "credentials") {
+      model.credentials.push({ id: provider.id, name: provider.name, action: `${input.baseUrl}/callback/${provider.id}`, fields: fields(provider) })
+    } else if (provider.type === "email") {
+      model.email.push({ id: provider.id, name: provider.name, action: signinUrl })
+    } else if (provider.type === "webauthn") {
+      model.webauthn.push({
+        id: provider.id,
+        name: provider.name,
+        action: `${input.baseUrl}/callback/${provider.id}`,
+        optionsUrl: `${input.baseUrl}/webauthn-options/${provider.id}`,
+        conditional: provider.enableConditionalUI !== false,
+        emailLabel: provider.formFields?.email?.label ?? "Email (to create an account)",
+      })
+      model.scriptUrl = `${input.baseUrl}/assets/${WEBAUTHN_SCRIPT}`
+    } else {
+      model.oauth.push({ id: provider.id, name: provider.name, action: signinUrl, logo: safeLogo(provider.style?.logo) })
+    }
+  }
+  return model
+}

@@ -1,0 +1,66 @@
+/**
+ * The default `sendVerificationRequest`: one mail with an HTML and a plain-text part (EJS
+ * templates in views/, themed like the pages), to the identifier only, through the provider's
+ * `server`. The transport is created once per provider record, with bounded timeouts so a
+ * stalled SMTP server fails the request instead of hanging it.
+ */
+import nodemailer, { type Transporter } from "nodemailer"
+import { EmailSignInError } from "../../errors.js"
+import { CSS_COLOR } from "../../core/config/validate.js"
+import { render } from "../../pages/render.js"
+import type { EmailProviderConfig, SendVerificationRequestParams } from "../types.js"
+
+/** Milliseconds: connecting, waiting for the greeting, and silence on the socket. */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }
+
+const transports = new WeakMap<EmailProviderConfig, Transporter>()
+
+/**
+ * nodemailer builds a transport given by URL from the URL alone (other options beside it are
+ * dropped), reading options from its query: the timeouts go there, unless the URL sets its own.
+ */
+function withTimeouts(url: string): string {
+  const query = url.includes("?") ? url.slice(url.indexOf("?") + 1) : ""
+  const present = new URLSearchParams(query)
+  const missing = Object.entries(TIMEOUTS).filter(([key]) => !present.has(key))
+  if (!missing.length) return url
+  const added = missing.map(([key, value]) => `${key}=${value}`).join("&")
+  return url + (url.includes("?") ? (url.endsWith("?") || url.endsWith("&") ? "" : "&") : "?") + added
+}
+
+function transportOf(provider: EmailProviderConfig): Transporter {
+  let transport = transports.get(provider)
+  if (!transport) {
+    const server = provider.server
+    if (!server) throw new EmailSignInError(`Email provider "${provider.id}" has no server to send through`)
+    if (typeof server === "string") transport = nodemailer.createTransport(withTimeouts(server))
+    else if (typeof server.url === "string") transport = nodemailer.createTransport(withTimeouts(server.url))
+    else transport = nodemailer.createTransport({ ...TIMEOUTS, ...server })
+    transports.set(provider, transport)
+  }
+  return transport
+}
+
+const color = (value: string | undefined, fallback: string) => (value && CSS_COLOR.test(value.trim()) ? value.trim() : fallback)
+
+export async function sendVerificationRequest(params: SendVerificationRequestParams): Promise<void> {
+  const { identifier, url, expires, provider, theme } = params
+  const site = new URL(url).host
+  const model = {
+    site,
+    identifier,
+    url,
+    expires: expires.toUTCString(),
+    brandColor: color(theme.brandColor, "#2563eb"),
+    buttonText: color(theme.buttonText, "#ffffff"),
+    logo: theme.logo && /^https:\/\//i.test(theme.logo) ? theme.logo : undefined,
+  }
+  const from = provider.from ?? `no-reply@${new URL(url).hostname}`
+  await transportOf(provider).sendMail({
+    to: identifier,
+    from,
+    subject: `Sign in to ${site}`,
+    text: render("email-text", model),
+    html: render("email-html", model),
+  })
+}

@@ -1,0 +1,55 @@
+/**
+ * Counting sign-in attempts against the rules in force, in the configured state store. Every
+ * attempt counts before it is made (so parallel guesses cannot slip past the limit); a successful
+ * credentials sign-in forgets its identifier's count, so typing errors do not pile up. Over a
+ * limit, the attempt is not made: `RateLimited` with the seconds until the window ends, even for
+ * the right password (the answer must not tell whether it was). Exceeding a limit is logged once
+ * per window.
+ */
+import { createHash } from "node:crypto"
+import { RateLimited } from "../errors.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { LimitedMethod, RateLimitRule } from "./options.js"
+
+/** Identifiers are stored hashed: the store never holds the addresses or names people typed. */
+function identifierKey(method: LimitedMethod, identifier: string): string {
+  const digest = createHash("sha256").update(identifier.trim().toLowerCase()).digest("base64url")
+  return `rl:${method}:id:${digest.slice(0, 32)}`
+}
+
+interface Check {
+  key: string
+  rule: RateLimitRule
+  what: string
+}
+
+export async function enforceRateLimit(config: ResolvedConfig, method: LimitedMethod, address: string | undefined, identifier?: string): Promise<void> {
+  const rules = config.rateLimit?.[method]
+  if (!rules) return
+  const checks: Check[] = []
+  if (rules.ip && address) checks.push({ key: `rl:${method}:ip:${address}`, rule: rules.ip, what: `client address ${address}` })
+  if (rules.identifier && identifier) checks.push({ key: identifierKey(method, identifier), rule: rules.identifier, what: "one identifier" })
+  if (!checks.length) return
+  const counts = await Promise.all(checks.map((check) => config.store.hit(check.key, check.rule.window)))
+  let retryAfter = 0
+  const over: string[] = []
+  let tripped = false
+  counts.forEach(({ count, resetAt }, index) => {
+    const { rule, what } = checks[index] as Check
+    if (count <= rule.limit) return
+    retryAfter = Math.max(retryAfter, (resetAt - Date.now()) / 1000)
+    over.push(`${what}: ${rule.limit} attempts in ${rule.window} s`)
+    tripped ||= count === rule.limit + 1
+  })
+  if (!over.length) return
+  const error = new RateLimited(`Too many ${method} sign-in attempts (${over.join("; ")}); refused until the window ends`, { retryAfter })
+  // Logged when a limit is first exceeded in its window, not on every refused attempt.
+  if (tripped) config.logger.error(error)
+  throw error
+}
+
+/** After a successful sign-in: the identifier's failed attempts are forgotten. */
+export async function forgiveIdentifier(config: ResolvedConfig, method: LimitedMethod, identifier: string | undefined): Promise<void> {
+  if (!config.rateLimit?.[method]?.identifier || !identifier) return
+  await config.store.reset(identifierKey(method, identifier))
+}

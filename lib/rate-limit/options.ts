@@ -1,0 +1,82 @@
+/**
+ * The `rateLimit` option, resolved once. On by default in production (NODE_ENV=production), off
+ * otherwise; `true`/`false` or `{ enabled }` decide explicitly. Each sign-in method has a rule per
+ * client address and one per identifier (the email or username tried), each a number of attempts
+ * in a fixed window of seconds; `false` drops a rule or a whole method.
+ */
+import { InvalidOption } from "../errors.js"
+
+export type LimitedMethod = "credentials" | "email" | "webauthn"
+
+export interface RateLimitRule {
+  /** Attempts allowed in one window. */
+  limit: number
+  /** The window's length in seconds; it starts with the first attempt. */
+  window: number
+}
+
+export interface RateLimitMethodOptions {
+  ip?: RateLimitRule | false
+  identifier?: RateLimitRule | false
+}
+
+export interface RateLimitOptions {
+  /** Default: true in production. */
+  enabled?: boolean
+  credentials?: RateLimitMethodOptions | false
+  email?: RateLimitMethodOptions | false
+  webauthn?: RateLimitMethodOptions | false
+}
+
+export interface ResolvedMethodLimits {
+  readonly ip?: RateLimitRule
+  readonly identifier?: RateLimitRule
+}
+
+export type ResolvedRateLimit = Readonly<Partial<Record<LimitedMethod, ResolvedMethodLimits>>>
+
+/**
+ * The defaults: guessing a password is slowed to 10 tries per account per 15 minutes; one
+ * address gets 50 credential attempts per 15 minutes, 30 sign-in mails an hour (5 per address
+ * mailed) and 50 passkey verifications per 15 minutes.
+ */
+export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedMethod, ResolvedMethodLimits>> = Object.freeze({
+  credentials: { ip: { limit: 50, window: 900 }, identifier: { limit: 10, window: 900 } },
+  email: { ip: { limit: 30, window: 3600 }, identifier: { limit: 5, window: 3600 } },
+  webauthn: { ip: { limit: 50, window: 900 } },
+})
+
+const METHODS: readonly LimitedMethod[] = ["credentials", "email", "webauthn"]
+
+function rule(value: unknown, fallback: RateLimitRule | undefined, path: string): RateLimitRule | undefined {
+  if (value === false) return undefined
+  if (value === undefined) return fallback
+  const { limit, window } = (value ?? {}) as Partial<RateLimitRule>
+  if (typeof value !== "object" || !Number.isInteger(limit) || (limit as number) < 1 || typeof window !== "number" || !(window > 0) || !Number.isFinite(window)) {
+    throw new InvalidOption(`${path} must be false or { limit: a whole number ≥ 1, window: seconds > 0 } (got ${JSON.stringify(value)})`)
+  }
+  return Object.freeze({ limit: limit as number, window })
+}
+
+/** The rules in force, or undefined when rate limiting is off. */
+export function resolveRateLimit(option: unknown, production: boolean): ResolvedRateLimit | undefined {
+  if (option !== undefined && typeof option !== "boolean" && (typeof option !== "object" || option === null)) {
+    throw new InvalidOption(`rateLimit must be true, false or an object (got ${JSON.stringify(option)})`)
+  }
+  const options = (typeof option === "object" ? option : {}) as RateLimitOptions
+  const enabled = typeof option === "boolean" ? option : (options.enabled ?? production)
+  if (!enabled) return undefined
+  const resolved: Partial<Record<LimitedMethod, ResolvedMethodLimits>> = {}
+  for (const method of METHODS) {
+    const given = options[method]
+    if (given === false) continue
+    if (given !== undefined && (typeof given !== "object" || given === null)) {
+      throw new InvalidOption(`rateLimit.${method} must be false or { ip, identifier } (got ${JSON.stringify(given)})`)
+    }
+    const defaults = DEFAULT_RATE_LIMITS[method]
+    const ip = rule(given?.ip, defaults.ip, `rateLimit.${method}.ip`)
+    const identifier = rule(given?.identifier, defaults.identifier, `rateLimit.${method}.identifier`)
+    if (ip || identifier) resolved[method] = Object.freeze({ ip, identifier })
+  }
+  return Object.freeze(resolved)
+}

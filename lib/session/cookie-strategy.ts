@@ -1,0 +1,117 @@
+/**
+ * The `cookie` (alias `jwt`) strategy: the session is an encrypted JWT in the session cookie.
+ *
+ * A read opens the cookie with the cached keys, runs the `jwt` and `session` callbacks only when
+ * the app supplied them, and writes a new cookie only when something requires it: the expiry is
+ * due to move (`updateAge`), the `jwt` callback changed the token, the token was sealed with an
+ * older secret (rotation), or the request is an update. Anything wrong with the cookie reads as
+ * signed out and the cookie is cleared; it is never an error page.
+ */
+import { JWTSessionError } from "../errors.js"
+import type { Cookie, CookiesOptions, JWT, Session } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import { CLOCK_TOLERANCE, nowSeconds, sealToken, type OpenedToken } from "../jwt/codec.js"
+import { openSessionValue } from "./opened-cache.js"
+import { clearChunked, presentNames, readChunked, writeChunked, type CookieJar } from "./chunks.js"
+import { isPastAbsoluteEnd, nextExpiry, refreshDue, tokenLifetime } from "./expiry.js"
+import { presentSession } from "./session-callback.js"
+
+export interface SessionResult {
+  session: Session | null
+  /** The token after the `jwt` callback (cookie strategy). */
+  token: JWT | null
+  /** Cookies to set: a refreshed session, or clearing a bad one. */
+  cookies: Cookie[]
+}
+
+export interface SessionUpdate {
+  /** The client's update data, handed to the `jwt` callback as `session`. */
+  data: unknown
+}
+
+/** `secret` as the user's seal/unseal functions expect it: a string, or the list. */
+function secretParam(config: ResolvedConfig): string | string[] {
+  return config.secrets.length === 1 ? (config.secrets[0] as string) : [...config.secrets]
+}
+
+async function unseal(config: ResolvedConfig, value: string, salt: string, now: number): Promise<Pick<OpenedToken, "payload" | "secretIndex"> & { plaintext?: string } | null> {
+  const custom = config.session.unseal
+  if (!custom) return openSessionValue(config, value, salt, now)
+  let payload: JWT | null
+  try {
+    payload = await custom({ token: value, secret: secretParam(config), salt })
+  } catch {
+    return null
+  }
+  if (!payload || typeof payload !== "object") return null
+  if (typeof payload.exp === "number" && payload.exp <= now - CLOCK_TOLERANCE) return null
+  return { payload, secretIndex: 0 }
+}
+
+export async function sealSession(config: ResolvedConfig, token: JWT, salt: string, now = nowSeconds()): Promise<string> {
+  const maxAge = tokenLifetime(config.session, now)
+  const custom = config.session.seal
+  if (custom) return custom({ token, secret: secretParam(config), salt, maxAge })
+  return sealToken(token, config.secrets[0] as string, salt, maxAge, now)
+}
+
+/** Seals `token` into the session cookie(s), clearing chunks the new value does not use. */
+export async function writeSessionCookies(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, token: JWT, now = nowSeconds()): Promise<{ cookies: Cookie[]; expires: number }> {
+  const sealed = await sealSession(config, token, set.sessionToken.name, now)
+  const expires = nextExpiry(config.session, now)
+  if (sealed.length > 4000) config.logger.debug(`The session cookie is ${sealed.length} characters; it is split into chunks`)
+  return { cookies: writeChunked(set.sessionToken, sealed, jar, new Date(expires * 1000)), expires }
+}
+
+function signedOut(jar: CookieJar, set: CookiesOptions, clear: boolean): SessionResult {
+  return { session: null, token: null, cookies: clear ? clearChunked(set.sessionToken, jar) : [] }
+}
+
+/** The session token of the request, opened, for sign-out (null when absent or invalid). */
+export async function openSessionToken(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions): Promise<JWT | null> {
+  const value = readChunked(jar, set.sessionToken.name)
+  if (value === undefined) return null
+  return (await unseal(config, value, set.sessionToken.name, nowSeconds()))?.payload ?? null
+}
+
+export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate): Promise<SessionResult> {
+  const option = set.sessionToken
+  const value = readChunked(jar, option.name)
+  // No usable value: absent (nothing to do), or chunks that do not fit together (clear them).
+  if (value === undefined) return signedOut(jar, set, presentNames(jar, option.name).length > 0)
+  const now = nowSeconds()
+  const opened = await unseal(config, value, option.name, now)
+  if (!opened || isPastAbsoluteEnd(config.session, now)) {
+    config.logger.debug("JWTSessionError: the session cookie is invalid or expired (tampered, truncated, another secret, or past exp); treated as signed out")
+    return signedOut(jar, set, true)
+  }
+
+  let token: JWT | null = opened.payload
+  const before = config.custom.jwt ? (opened.plaintext ?? JSON.stringify(opened.payload)) : undefined
+  if (config.custom.jwt || update) {
+    try {
+      token = await config.callbacks.jwt(update ? { token: opened.payload, trigger: "update", session: update.data } : { token: opened.payload })
+    } catch (error) {
+      config.logger.error(new JWTSessionError("The jwt callback threw while reading a session; this request is treated as signed out", { cause: { err: error } }))
+      return signedOut(jar, set, false)
+    }
+    if (!token) return signedOut(jar, set, true)
+  }
+
+  const changed = before !== undefined && JSON.stringify(token) !== before
+  const cookies: Cookie[] = []
+  let expires = typeof opened.payload.exp === "number" ? opened.payload.exp : nextExpiry(config.session, now)
+  if (update || changed || opened.secretIndex > 0 || refreshDue(config.session, opened.payload.iat, now)) {
+    const written = await writeSessionCookies(config, jar, set, token, now)
+    cookies.push(...written.cookies)
+    expires = written.expires
+  }
+  if (config.session.absoluteExpires) expires = Math.min(expires, nextExpiry(config.session, now))
+
+  const base: Session = {
+    user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
+    expires: new Date(expires * 1000).toISOString(),
+  }
+  const session = await presentSession(config, base, { token }, update)
+  return session ? { session, token, cookies } : signedOut(jar, set, false)
+}

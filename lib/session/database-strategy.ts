@@ -1,0 +1,92 @@
+/**
+ * The `database` strategy: the cookie holds only a random session token; the session record
+ * (token, user id, expiry) lives in the adapter. One `getSessionAndUser` per read; the expiry is
+ * pushed out (`updateSession`, new cookie) at most once per `updateAge`; a session found past its
+ * expiry is deleted. The record's id never leaves the database.
+ */
+import type { AdapterSession } from "../adapters.js"
+import type { Cookie, CookiesOptions, Session } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import { SessionTokenError } from "../errors.js"
+import { clearChunked, readChunked, writeChunked, type CookieJar } from "./chunks.js"
+import type { SessionResult, SessionUpdate } from "./cookie-strategy.js"
+import { presentSession } from "./session-callback.js"
+
+/**
+ * Tokens Gatehouse (or a sane `generateSessionToken`) makes are visible ASCII and short. Anything
+ * else is not one of ours and is refused without a query (a NUL would even make PostgreSQL fail).
+ */
+const TOKEN = /^[\x21-\x7e]{1,512}$/
+
+export function sessionTokenOf(jar: CookieJar, set: CookiesOptions): string | undefined {
+  const value = readChunked(jar, set.sessionToken.name)
+  return value !== undefined && TOKEN.test(value) ? value : undefined
+}
+
+function adapterOf(config: ResolvedConfig) {
+  const adapter = config.adapter
+  if (!adapter) throw new SessionTokenError("The database strategy needs an adapter")
+  return adapter as Required<typeof adapter>
+}
+
+/** When a session created or refreshed now ends. */
+function expiryFrom(config: ResolvedConfig, now: number): Date {
+  return config.session.absoluteExpires ?? new Date(now + config.session.maxAge * 1000)
+}
+
+function tokenCookies(jar: CookieJar, set: CookiesOptions, sessionToken: string, expires: Date): Cookie[] {
+  return writeChunked(set.sessionToken, sessionToken, jar, expires)
+}
+
+/** Creates the session record for a user who just signed in; returns the cookies to set. */
+export async function createDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, userId: string): Promise<Cookie[]> {
+  const adapter = adapterOf(config)
+  const sessionToken = config.session.generateSessionToken()
+  const expires = expiryFrom(config, Date.now())
+  await adapter.createSession({ sessionToken, userId, expires })
+  return tokenCookies(jar, set, sessionToken, expires)
+}
+
+/** Deletes the session record of the request, if any; returns what the adapter returned. */
+export async function deleteDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions): Promise<AdapterSession | null | undefined> {
+  const sessionToken = sessionTokenOf(jar, set)
+  if (!sessionToken) return undefined
+  return (await adapterOf(config).deleteSession(sessionToken)) ?? null
+}
+
+function refreshDue(config: ResolvedConfig, expires: Date, now: number): boolean {
+  const { maxAge, updateAge, absoluteExpires } = config.session
+  if (absoluteExpires) return false
+  return updateAge === 0 || expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now
+}
+
+export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate): Promise<SessionResult> {
+  const signedOut = (clear: boolean): SessionResult => ({ session: null, token: null, cookies: clear ? clearChunked(set.sessionToken, jar) : [] })
+  const sessionToken = sessionTokenOf(jar, set)
+  if (!sessionToken) return signedOut(jar[set.sessionToken.name] !== undefined || jar[`${set.sessionToken.name}.0`] !== undefined)
+  const adapter = adapterOf(config)
+  const found = await adapter.getSessionAndUser(sessionToken)
+  if (!found) return signedOut(true)
+
+  const now = Date.now()
+  const stored = found.session.expires
+  const end = config.session.absoluteExpires && config.session.absoluteExpires < stored ? config.session.absoluteExpires : stored
+  if (end.getTime() <= now) {
+    // The spec: a session accessed after it expired is removed.
+    await adapter.deleteSession(sessionToken)
+    return signedOut(true)
+  }
+
+  const cookies: Cookie[] = []
+  let expires = end
+  if (refreshDue(config, stored, now)) {
+    expires = expiryFrom(config, now)
+    await adapter.updateSession({ sessionToken, expires })
+    cookies.push(...tokenCookies(jar, set, sessionToken, expires))
+  }
+
+  const { user } = found
+  const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString() }
+  const session = await presentSession(config, base, { user }, update)
+  return session ? { session, token: null, cookies } : signedOut(false)
+}

@@ -1,0 +1,15 @@
+/**
+ * Reading the session, whatever the strategy. Shared by the `session` action and by
+ * `authSession`/`requireAuth`/`getSession`, which call it directly (no action pipeline).
+ */
+import type { CookiesOptions } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { CookieJar } from "./chunks.js"
+import { readCookieSession, type SessionResult, type SessionUpdate } from "./cookie-strategy.js"
+import { readDatabaseSession } from "./database-strategy.js"
+
+export type { SessionResult, SessionUpdate }
+
+export function readSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate): Promise<SessionResult> {
+  return config.session.strategy === "database" ? readDatabaseSession(config, jar, set, update) : readCookieSession(config, jar, set, update)
+}

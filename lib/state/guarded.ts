@@ -1,0 +1,52 @@
+/**
+ * A shared store (Redis) as Gatehouse uses it: every call bounded by a timeout, and while the
+ * store fails, this process's memory stands in (the limits and used challenges then hold per
+ * process, not across processes), with the failure logged at most once a minute. Calls go back
+ * to the shared store as soon as it answers again.
+ */
+import { AdapterError, InvalidOption } from "../errors.js"
+import type { LoggerInstance } from "../types.js"
+import { MemoryStore } from "./memory.js"
+import type { StateStore } from "./types.js"
+
+const TIMEOUT_MS = 1000
+const LOG_EVERY_MS = 60_000
+
+function bounded<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
+  })
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}
+
+export function guardedStore(store: StateStore, logger: LoggerInstance): StateStore {
+  if (store instanceof MemoryStore) return store
+  const fallback = new MemoryStore()
+  let lastLogged = 0
+  const attempt = async <T>(operation: string, shared: () => Promise<T>, local: () => Promise<T>): Promise<T> => {
+    try {
+      return await bounded(shared())
+    } catch (error) {
+      const now = Date.now()
+      if (now - lastLogged >= LOG_EVERY_MS) {
+        lastLogged = now
+        logger.error(new AdapterError(`The shared state store failed (${operation}); this process's memory stands in until it answers again`, { cause: { err: error } }))
+      }
+      return local()
+    }
+  }
+  return {
+    hit: (key, window) => attempt("hit", () => store.hit(key, window), () => fallback.hit(key, window)),
+    reset: (key) => attempt("reset", () => store.reset(key), () => fallback.reset(key)),
+    claim: (key, ttl) => attempt("claim", () => store.claim(key, ttl), () => fallback.claim(key, ttl)),
+  }
+}
+
+/** The `store` option: undefined, or an object with the three StateStore methods. */
+export function assertStore(value: unknown): StateStore | undefined {
+  if (value === undefined) return undefined
+  const missing = ["hit", "reset", "claim"].filter((method) => typeof (value as Record<string, unknown> | null)?.[method] !== "function")
+  if (missing.length) throw new InvalidOption(`store must be a state store (hit, reset, claim), such as RedisStore from gatehouse/stores/redis; missing ${missing.join(", ")}`)
+  return value as StateStore
+}

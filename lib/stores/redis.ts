@@ -1,0 +1,54 @@
+/**
+ * `gatehouse/stores/redis`: the state store on Redis, so that several processes share rate-limit
+ * counters and the passkey challenges already used.
+ *
+ *   import { createClient } from "redis"
+ *   import { RedisStore } from "gatehouse/stores/redis"
+ *   const client = await createClient({ url: process.env.REDIS_URL }).connect()
+ *   authRouter({ ..., store: RedisStore({ client }) })
+ *
+ * `client` is a connected node-redis client (v4 and later) or an ioredis client; Gatehouse sends
+ * raw commands through it and never closes it. Keys start with `prefix` (default `gatehouse:`).
+ */
+import type { StateStore } from "../state/types.js"
+
+/** What Gatehouse needs of a Redis client: node-redis's `sendCommand` or ioredis's `call`. */
+export type RedisClientLike = { sendCommand(args: string[]): Promise<unknown> } | { call(command: string, ...args: string[]): Promise<unknown> }
+
+export interface RedisStoreOptions {
+  client: RedisClientLike
+  prefix?: string
+}
+
+// One round trip: count the hit, start the window on the first one, report the time left.
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`
+
+export function RedisStore({ client, prefix = "gatehouse:" }: RedisStoreOptions): StateStore {
+  const send: (args: string[]) => Promise<unknown> =
+    "sendCommand" in client && typeof client.sendCommand === "function"
+      ? (args) => client.sendCommand(args)
+      : "call" in client && typeof client.call === "function"
+        ? ([command, ...args]) => client.call(command as string, ...args)
+        : () => {
+            throw new TypeError("RedisStore needs a node-redis client (sendCommand) or an ioredis client (call)")
+          }
+  return {
+    async hit(key, windowSeconds) {
+      const windowMs = String(Math.max(1, Math.round(windowSeconds * 1000)))
+      const [count, ttl] = (await send(["EVAL", HIT, "1", prefix + key, windowMs])) as [number, number]
+      return { count: Number(count), resetAt: Date.now() + Number(ttl) }
+    },
+    async reset(key) {
+      await send(["DEL", prefix + key])
+    },
+    async claim(key, ttlSeconds) {
+      const answer = await send(["SET", prefix + key, "1", "NX", "EX", String(Math.max(1, Math.ceil(ttlSeconds)))])
+      return answer === "OK"
+    },
+  }
+}

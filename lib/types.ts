@@ -1,0 +1,287 @@
+/**
+ * Public types: the configuration record, sessions, tokens, callbacks and events, following the
+ * spec's tables. Provider-specific types live in `providers/types.ts`, adapter types in
+ * `adapters.ts`, callback and event types in `callbacks.ts`.
+ */
+import type { IncomingMessage } from "node:http"
+import type { Adapter } from "./adapters.js"
+import type { LoggerInstance, LogLevel } from "./core/logger.js"
+import type { RateLimitOptions } from "./rate-limit/options.js"
+import type { StateStore } from "./state/types.js"
+import type { Provider, ProviderType } from "./providers/types.js"
+import type { raw, skipCSRFCheck } from "./core/symbols.js"
+import type { CallbacksOptions, EventCallbacks } from "./callbacks.js"
+
+export type Awaitable<T> = T | PromiseLike<T>
+export type { LogLevel, LoggerInstance, ProviderType }
+export type { RateLimitOptions, RateLimitMethodOptions, RateLimitRule } from "./rate-limit/options.js"
+export type { StateStore } from "./state/types.js"
+export type * from "./callbacks.js"
+
+/** The user as the client sees it. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** What `GET /auth/session`, `req.auth` and `getSession` return by default. */
+export interface DefaultSession {
+  user?: User
+  /** ISO 8601 expiry of the session. */
+  expires: string
+}
+
+/** Extend by declaration merging to type fields your `session` callback adds. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Session extends DefaultSession {}
+
+/** The payload of the encrypted session cookie. Extra keys are allowed. */
+export interface JWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/** Identity claims from an OAuth/OIDC provider. */
+export interface Profile extends Record<string, unknown> {
+  sub?: string | null
+  id?: string | number | null
+  name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  middle_name?: string | null
+  nickname?: string | null
+  preferred_username?: string | null
+  profile?: string | null
+  picture?: unknown
+  website?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  gender?: string | null
+  birthdate?: string | null
+  zoneinfo?: string | null
+  locale?: string | null
+  phone_number?: string | null
+  updated_at?: string | number | Date | null
+  address?: {
+    formatted?: string | null
+    street_address?: string | null
+    locality?: string | null
+    region?: string | null
+    postal_code?: string | null
+    country?: string | null
+  } | null
+}
+
+export type JsonPrimitive = string | number | boolean | null
+export type JsonObject = { [key: string]: JsonValue | undefined }
+export type JsonValue = JsonPrimitive | JsonObject | JsonValue[]
+
+/** RFC 9396 authorization details, as a token endpoint returns them. */
+export interface AuthorizationDetails {
+  readonly type: string
+  readonly locations?: string[]
+  readonly actions?: string[]
+  readonly datatypes?: string[]
+  readonly privileges?: string[]
+  readonly identifier?: string
+  readonly [parameter: string]: JsonValue | undefined
+}
+
+/** Fields of a token endpoint response (all optional), plus `expires_at` in seconds. */
+export interface TokenSet {
+  access_token?: string
+  refresh_token?: string
+  id_token?: string
+  scope?: string
+  /** Always lowercased. */
+  token_type?: Lowercase<string>
+  /** Seconds, as the token endpoint sent it. */
+  expires_in?: number
+  /** Absolute expiry in seconds since the epoch, computed from `expires_in`. */
+  expires_at?: number
+  authorization_details?: AuthorizationDetails[]
+  [parameter: string]: JsonValue | undefined
+}
+
+export interface Account extends TokenSet {
+  provider: string
+  providerAccountId: string
+  type: ProviderType
+  userId?: string
+  session_state?: JsonValue
+}
+
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light"
+  /** Any CSS colour: `#2563eb`, `rgb(37 99 235)`, `teal`. */
+  brandColor?: string
+  /** An http(s) or site-relative image URL. */
+  logo?: string
+  /** Text colour on brand-coloured buttons. */
+  buttonText?: string
+}
+
+export interface PagesOptions {
+  signIn?: string
+  signOut?: string
+  error?: string
+  verifyRequest?: string
+  newUser?: string
+}
+
+export interface CookieOptions {
+  maxAge?: number
+  expires?: Date
+  domain?: string
+  path?: string
+  httpOnly?: boolean
+  secure?: boolean
+  sameSite?: boolean | "lax" | "strict" | "none"
+  partitioned?: boolean
+  priority?: "low" | "medium" | "high"
+}
+
+export interface CookieOption {
+  name: string
+  options: CookieOptions
+}
+
+export type CookieName =
+  | "sessionToken"
+  | "callbackUrl"
+  | "csrfToken"
+  | "pkceCodeVerifier"
+  | "state"
+  | "nonce"
+  | "webauthnChallenge"
+
+export type CookiesOptions = Record<CookieName, CookieOption>
+
+/** A cookie Gatehouse wants set (or cleared, with `maxAge: 0`). */
+export interface Cookie extends CookieOption {
+  value: string
+}
+
+export interface JWTEncodeParams<Payload = JWT> {
+  token?: Payload
+  /** A list is allowed; the first entry seals. */
+  secret: string | string[]
+  /** Binds the token to its purpose; Gatehouse uses the cookie name. */
+  salt: string
+  /** Seconds from now until `exp`. Default 30 days. */
+  maxAge?: number
+}
+
+export interface JWTDecodeParams {
+  token?: string
+  /** Tried in order. */
+  secret: string | string[]
+  salt: string
+}
+
+export interface SessionOptions {
+  /** `cookie` (alias `jwt`): an encrypted cookie. `database`: a record held by the adapter. */
+  strategy?: "cookie" | "jwt" | "database"
+  /** Seconds of inactivity before the session ends, or an absolute end date. Default 30 days. */
+  maxAge?: number | Date
+  /** Extend the expiry at most once per this many seconds. `0`: on every access. Default 1 day. */
+  updateAge?: number
+  /** Session token for the database strategy (never the record id). Default: 32 random bytes, hex. */
+  generateSessionToken?: () => string
+  /** Replaces the default JWE sealing of the session cookie. */
+  seal?: (params: JWTEncodeParams) => Awaitable<string>
+  /** Replaces the default unsealing; return null for an invalid token. */
+  unseal?: (params: JWTDecodeParams) => Awaitable<JWT | null>
+}
+
+/** @deprecated use `session.seal`, `session.unseal` and `session.maxAge`. */
+export interface JWTOptions {
+  encode?: (params: JWTEncodeParams) => Awaitable<string>
+  decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>
+  maxAge?: number
+}
+
+/** The request object a callback receives: Express/Connect `req` on that path, else a web Request. */
+export type AuthRequestLike = Request | (IncomingMessage & Record<string, unknown>)
+
+export interface AuthConfig {
+  /** The only required option. Provider objects, or provider factories called without options. */
+  providers: Array<Provider | ((options?: never) => Provider)>
+  adapter?: Adapter
+  /** Where the actions live. Default `/auth` (or the path of AUTH_URL, or the router's mount path). */
+  basePath?: string
+  /** Newest first; the first seals, all are tried when unsealing. Default from AUTH_SECRET(_1.._3). */
+  secret?: string | string[]
+  session?: SessionOptions
+  /** @deprecated use `session.seal`, `session.unseal`, `session.maxAge`. */
+  jwt?: JWTOptions
+  callbacks?: CallbacksOptions
+  events?: EventCallbacks
+  pages?: PagesOptions
+  theme?: Theme
+  /** Advanced: fixed cookie names and options, replacing the built-in policy for those cookies. */
+  cookies?: Partial<Record<CookieName, Partial<CookieOption> & { options?: CookieOptions }>>
+  /** Default: true when the site is served over HTTPS. */
+  useSecureCookies?: boolean
+  /** Trust the Host and X-Forwarded-* headers. Default: see the README's "Host trust". */
+  trustHost?: boolean
+  skipCSRFCheck?: typeof skipCSRFCheck
+  /** Sets `redirect_uri` of OAuth authorization requests. Default AUTH_REDIRECT_PROXY_URL. */
+  redirectProxyUrl?: string
+  /** Default `error`. Ignored for any level the `logger` overrides. */
+  logLevel?: LogLevel
+  logger?: Partial<LoggerInstance>
+  /** @deprecated use `logLevel: "verbose"`. */
+  debug?: boolean
+  /**
+   * Limits on sign-in attempts per client address and per identifier (429 with Retry-After).
+   * Default: on in production with the README's limits; `false` turns them off.
+   */
+  rateLimit?: boolean | RateLimitOptions
+  /**
+   * Where state shared by the app's processes lives: rate-limit counters and used passkey
+   * challenges. Default: this process's memory. `RedisStore` from `gatehouse/stores/redis` shares it.
+   */
+  store?: StateStore
+  /** May change or vanish without notice. */
+  experimental?: Record<string, unknown>
+  raw?: typeof raw
+}
+
+/** The configuration, or a function of the request returning it (lazy initialisation). */
+export type AuthConfigInput = AuthConfig | ((request?: AuthRequestLike) => Awaitable<AuthConfig>)
+
+export interface PublicProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** What an action produces; integrations turn it into their own response. */
+export interface ResponseInternal<Body = unknown> {
+  body?: Body
+  cookies?: Cookie[]
+  headers?: Record<string, string>
+  redirect?: string
+  status?: number
+}
+
+export type AuthAction =
+  | "callback"
+  | "csrf"
+  | "error"
+  | "providers"
+  | "session"
+  | "signin"
+  | "signout"
+  | "verify-request"
+  | "webauthn-options"
