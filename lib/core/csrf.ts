@@ -1,7 +1,9 @@
 /**
  * CSRF protection: the double-submit cookie, bound to the server secret.
  *
- * The cookie holds `token|sha256(token + secret)` (Auth.js's format, so its cookies stay valid);
+ * The cookie holds `token|sha256(token + secret)` (Auth.js's format, so its cookies stay valid),
+ * hashed with the first secret and checked against each (a rotation rolled out one process at a
+ * time keeps every pair valid);
  * a state-changing POST must carry the same `token` in its body. A cookie planted by someone who
  * does not know the secret fails the hash check, and both comparisons are constant-time.
  * As defence in depth, a POST whose `Origin` is another site, or that the browser marks
@@ -24,7 +26,10 @@ function cookieToken(ctx: RequestContext): string | undefined {
   if (separator <= 0) return undefined
   const token = value.slice(0, separator)
   const hash = value.slice(separator + 1)
-  return safeEqual(hash, hashToken(token, ctx.config.csrfSecret)) ? token : undefined
+  // Every accepted key is tried (no early exit), so the time taken does not tell which matched.
+  let valid = false
+  for (const secret of ctx.config.csrfSecrets) valid = safeEqual(hash, hashToken(token, secret)) || valid
+  return valid ? token : undefined
 }
 
 function issue(ctx: RequestContext): string {

@@ -142,9 +142,12 @@ describe("secrets", () => {
     expect(resolveConfig(config({ secret: "from-config" }), env).secrets).toEqual(["from-config"])
   })
 
-  it("csrfSecret is the secret list joined with commas", () => {
-    expect(resolveWith({ secret: ["a-secret", "b-secret", "c-secret"] }).csrfSecret).toBe("a-secret,b-secret,c-secret")
-    expect(resolveWith({ secret: "only-secret" }).csrfSecret).toBe("only-secret")
+  it("csrfSecret is the first secret; csrfSecrets accepts each, then the list joined with commas (Auth.js's key)", () => {
+    const listed = resolveWith({ secret: ["a-secret", "b-secret", "c-secret"] })
+    expect(listed.csrfSecret).toBe("a-secret")
+    expect(listed.csrfSecrets).toEqual(["a-secret", "b-secret", "c-secret", "a-secret,b-secret,c-secret"])
+    const single = resolveWith({ secret: "only-secret" })
+    expect([single.csrfSecret, single.csrfSecrets]).toEqual(["only-secret", ["only-secret"]])
   })
 
   it("production without a secret is a MissingSecretError (type MissingSecret)", () => {

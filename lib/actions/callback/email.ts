@@ -15,7 +15,7 @@ import { queryParam } from "../../core/request.js"
 import { redirect } from "../../core/response.js"
 import type { EmailProviderConfig } from "../../providers/types.js"
 import { emailIdentifier } from "../../providers/email/identifier.js"
-import { hashToken } from "../../providers/email/token.js"
+import { candidateHashes } from "../../providers/email/token.js"
 import { authorizeSignIn, completeSignIn } from "./login.js"
 import { emailUser } from "./users.js"
 
@@ -37,7 +37,11 @@ export async function emailCallback(ctx: RequestContext, provider: EmailProvider
   } catch (error) {
     throw new Verification("The sign-in link names an invalid address", { cause: { err: error } })
   }
-  const invite = await adapter.useVerificationToken({ identifier, token: hashToken(token, provider, ctx.config) })
+  let invite: Awaited<ReturnType<typeof adapter.useVerificationToken>> = null
+  for (const hashed of candidateHashes(token, provider, ctx.config)) {
+    invite = await adapter.useVerificationToken({ identifier, token: hashed })
+    if (invite) break
+  }
   if (!invite) throw new Verification("The sign-in link was used already, or never issued for this address")
   if (invite.expires.getTime() <= Date.now()) throw new Verification("The sign-in link has expired")
 

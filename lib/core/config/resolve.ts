@@ -65,8 +65,16 @@ export interface ResolvedConfig {
   readonly authUrl?: URL
   readonly trustHost: boolean
   readonly secrets: readonly string[]
-  /** The CSRF hash key: the secret, or the list joined with commas (as Auth.js hashes it). */
+  /**
+   * The key of new CSRF cookies and verification-token hashes: the first secret. (Auth.js hashes
+   * with the whole list joined by commas; with one secret the two are the same.)
+   */
   readonly csrfSecret: string
+  /**
+   * Keys accepted when checking those hashes: each secret, then the list joined with commas (values
+   * Auth.js made with a list). Processes mid-way through a secret rotation accept each other's.
+   */
+  readonly csrfSecrets: readonly string[]
   readonly session: ResolvedSession
   readonly callbacks: ResolvedCallbacks
   /** Which callbacks the user supplied (the defaults can be skipped on hot paths). */
@@ -210,7 +218,8 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     authUrl: settings.url,
     trustHost,
     secrets: Object.freeze([...secrets]),
-    csrfSecret: secrets.join(","),
+    csrfSecret: secrets[0] as string,
+    csrfSecrets: Object.freeze([...new Set([...secrets, secrets.join(",")])]),
     session,
     callbacks,
     custom: Object.freeze({ jwt: Boolean(userCallbacks.jwt), session: Boolean(userCallbacks.session), signIn: Boolean(userCallbacks.signIn) }),

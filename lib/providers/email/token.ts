@@ -14,6 +14,17 @@ export async function newToken(provider: EmailProviderConfig): Promise<string> {
   return token
 }
 
+/** The hash stored for a new token: keyed with the provider's secret, else the first secret. */
 export function hashToken(token: string, provider: EmailProviderConfig, config: ResolvedConfig): string {
   return sha256Hex(`${token}${provider.secret ?? config.csrfSecret}`)
+}
+
+/**
+ * The hashes a link's token may be stored under: the first one is today's; the others were made
+ * under another secret of the list (a process still on the previous order during a rotation, or
+ * Auth.js, which keys with the whole list).
+ */
+export function candidateHashes(token: string, provider: EmailProviderConfig, config: ResolvedConfig): string[] {
+  if (provider.secret) return [sha256Hex(`${token}${provider.secret}`)]
+  return [config.csrfSecret, ...config.csrfSecrets.filter((secret) => secret !== config.csrfSecret)].map((secret) => sha256Hex(`${token}${secret}`))
 }
