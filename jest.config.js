@@ -13,6 +13,7 @@ const shared = {
     "^gatehouse/errors$": "<rootDir>/lib/errors.ts",
     "^gatehouse/providers/(.*)$": "<rootDir>/lib/providers/$1.ts",
     "^gatehouse/adapters/(.*)$": "<rootDir>/adapters/$1/index.ts",
+    "^gatehouse/stores/(.*)$": "<rootDir>/lib/stores/$1.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
 }
@@ -20,7 +21,7 @@ const shared = {
 export default {
   ...shared,
   testMatch: ["<rootDir>/__tests__/**/*.test.ts"],
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/__tests__/e2e/"],
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/__tests__/e2e/", "<rootDir>/__tests__/resilience/"],
 }
 
 export { shared }

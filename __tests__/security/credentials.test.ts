@@ -1,6 +1,6 @@
 /**
  * Credentials provider, CRED-01 and CRED-06 (SECURITY-CATALOG.md §9). CRED-02 (timing) belongs to the
- * resilience script; CRED-03 … CRED-05 need rate limiting, which this build does not have yet.
+ * resilience script (`__tests__/resilience/`); CRED-03 … CRED-05 (rate limiting) are in rate-limit.test.ts.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "@jest/globals"
 import type { Express } from "express"

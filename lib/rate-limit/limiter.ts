@@ -11,9 +11,13 @@ import { RateLimited } from "../errors.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { LimitedMethod, RateLimitRule } from "./options.js"
 
-/** Identifiers are stored hashed: the store never holds the addresses or names people typed. */
+/**
+ * Identifiers are stored hashed: the store never holds the addresses or names people typed. They
+ * are counted in a normal form (NFKC, trimmed, lower case), so that variants an application may
+ * well treat as the same account (`ALICE`, ` alice `, full-width `ａｌｉｃｅ`) share one counter.
+ */
 function identifierKey(method: LimitedMethod, identifier: string): string {
-  const digest = createHash("sha256").update(identifier.trim().toLowerCase()).digest("base64url")
+  const digest = createHash("sha256").update(identifier.normalize("NFKC").trim().toLowerCase()).digest("base64url")
   return `rl:${method}:id:${digest.slice(0, 32)}`
 }
 

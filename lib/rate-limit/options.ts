@@ -48,6 +48,20 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedMethod, ResolvedMethodL
 
 const METHODS: readonly LimitedMethod[] = ["credentials", "email", "webauthn"]
 
+/** The rules each method can have: passkey verification has no identifier to count. */
+const RULES: Readonly<Record<LimitedMethod, readonly (keyof RateLimitMethodOptions)[]>> = {
+  credentials: ["ip", "identifier"],
+  email: ["ip", "identifier"],
+  webauthn: ["ip"],
+}
+
+/** A key the option does not know is a typo that would silently leave the defaults in force. */
+function refuseUnknown(value: object, known: readonly string[], path: string): void {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw new InvalidOption(`${path}.${key} is not an option (expected ${known.join(", ")})`)
+  }
+}
+
 function rule(value: unknown, fallback: RateLimitRule | undefined, path: string): RateLimitRule | undefined {
   if (value === false) return undefined
   if (value === undefined) return fallback
@@ -55,28 +69,39 @@ function rule(value: unknown, fallback: RateLimitRule | undefined, path: string)
   if (typeof value !== "object" || !Number.isInteger(limit) || (limit as number) < 1 || typeof window !== "number" || !(window > 0) || !Number.isFinite(window)) {
     throw new InvalidOption(`${path} must be false or { limit: a whole number ≥ 1, window: seconds > 0 } (got ${JSON.stringify(value)})`)
   }
+  refuseUnknown(value as object, ["limit", "window"], path)
   return Object.freeze({ limit: limit as number, window })
 }
 
-/** The rules in force, or undefined when rate limiting is off. */
+/**
+ * The rules in force, or undefined when rate limiting is off. The option is checked whether or
+ * not limiting is on, so a mistake shows in development rather than on the first production start.
+ */
 export function resolveRateLimit(option: unknown, production: boolean): ResolvedRateLimit | undefined {
   if (option !== undefined && typeof option !== "boolean" && (typeof option !== "object" || option === null)) {
     throw new InvalidOption(`rateLimit must be true, false or an object (got ${JSON.stringify(option)})`)
   }
   const options = (typeof option === "object" ? option : {}) as RateLimitOptions
-  const enabled = typeof option === "boolean" ? option : (options.enabled ?? production)
-  if (!enabled) return undefined
+  refuseUnknown(options, ["enabled", ...METHODS], "rateLimit")
+  if (options.enabled !== undefined && typeof options.enabled !== "boolean") {
+    throw new InvalidOption(`rateLimit.enabled must be true or false (got ${JSON.stringify(options.enabled)})`)
+  }
   const resolved: Partial<Record<LimitedMethod, ResolvedMethodLimits>> = {}
   for (const method of METHODS) {
     const given = options[method]
     if (given === false) continue
     if (given !== undefined && (typeof given !== "object" || given === null)) {
-      throw new InvalidOption(`rateLimit.${method} must be false or { ip, identifier } (got ${JSON.stringify(given)})`)
+      throw new InvalidOption(`rateLimit.${method} must be false or { ${RULES[method].join(", ")} } (got ${JSON.stringify(given)})`)
+    }
+    if (given) {
+      const extra = Object.keys(given).find((key) => !RULES[method].includes(key as keyof RateLimitMethodOptions) && !(key === "identifier" && given.identifier === false))
+      if (extra) throw new InvalidOption(`rateLimit.${method}.${extra} is not an option (expected ${RULES[method].join(", ")})`)
     }
     const defaults = DEFAULT_RATE_LIMITS[method]
     const ip = rule(given?.ip, defaults.ip, `rateLimit.${method}.ip`)
     const identifier = rule(given?.identifier, defaults.identifier, `rateLimit.${method}.identifier`)
     if (ip || identifier) resolved[method] = Object.freeze({ ip, identifier })
   }
-  return Object.freeze(resolved)
+  const enabled = typeof option === "boolean" ? option : (options.enabled ?? production)
+  return enabled ? Object.freeze(resolved) : undefined
 }

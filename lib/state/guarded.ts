@@ -1,8 +1,9 @@
 /**
  * A shared store (Redis) as Gatehouse uses it: every call bounded by a timeout, and while the
  * store fails, this process's memory stands in (the limits and used challenges then hold per
- * process, not across processes), with the failure logged at most once a minute. Calls go back
- * to the shared store as soon as it answers again.
+ * process, not across processes), with the failure logged at most once a minute. While it is
+ * down, calls do not wait for it: a background probe asks it again every 2 s, and calls go back
+ * to the shared store as soon as it answers.
  */
 import { AdapterError, InvalidOption } from "../errors.js"
 import type { LoggerInstance } from "../types.js"
@@ -11,6 +12,9 @@ import type { StateStore } from "./types.js"
 
 const TIMEOUT_MS = 1000
 const LOG_EVERY_MS = 60_000
+const RETRY_MS = 2000
+/** What the probe deletes: a key Gatehouse never writes. */
+const PROBE_KEY = "probe:unused"
 
 function bounded<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -24,15 +28,45 @@ export function guardedStore(store: StateStore, logger: LoggerInstance): StateSt
   if (store instanceof MemoryStore) return store
   const fallback = new MemoryStore()
   let lastLogged = 0
+  // Once a call has failed, calls use this process's memory at once instead of each waiting for
+  // the timeout (and piling commands up in a client's offline queue); in the background, a probe
+  // (deleting a key nothing uses) asks the shared store again at most every RETRY_MS, and the
+  // first one it answers puts the shared store back in use.
+  let down = false
+  let retryAt = 0
+  let probing = false
+  const failed = (operation: string, error: unknown) => {
+    down = true
+    const now = Date.now()
+    retryAt = now + RETRY_MS
+    if (now - lastLogged >= LOG_EVERY_MS) {
+      lastLogged = now
+      logger.error(new AdapterError(`The shared state store failed (${operation}); this process's memory stands in until it answers again`, { cause: { err: error } }))
+    }
+  }
+  const probe = () => {
+    if (probing || Date.now() < retryAt) return
+    probing = true
+    bounded(Promise.resolve().then(() => store.reset(PROBE_KEY)))
+      .then(
+        () => {
+          down = false
+        },
+        (error: unknown) => failed("probe", error),
+      )
+      .finally(() => {
+        probing = false
+      })
+  }
   const attempt = async <T>(operation: string, shared: () => Promise<T>, local: () => Promise<T>): Promise<T> => {
+    if (down) {
+      probe()
+      return local()
+    }
     try {
-      return await bounded(shared())
+      return await bounded(Promise.resolve().then(shared))
     } catch (error) {
-      const now = Date.now()
-      if (now - lastLogged >= LOG_EVERY_MS) {
-        lastLogged = now
-        logger.error(new AdapterError(`The shared state store failed (${operation}); this process's memory stands in until it answers again`, { cause: { err: error } }))
-      }
+      failed(operation, error)
       return local()
     }
   }

@@ -17,7 +17,8 @@ export class StoreFull extends AuthError {}
 export class MemoryStore implements StateStore {
   readonly #counters = new Map<string, Counter>()
   readonly #claims = new Map<string, number>()
-  #lastSweep = 0
+  /** When each map was last swept (each has its own pace: sweeping one must not delay the other's). */
+  readonly #lastSweep = new Map<Map<string, unknown>, number>()
 
   constructor(readonly maxEntries = 100_000) {}
 
@@ -51,10 +52,10 @@ export class MemoryStore implements StateStore {
     return true
   }
 
-  /** When `map` is full, removes its expired entries (a full sweep at most once a second). */
+  /** When `map` is full, removes its expired entries (a full sweep of one map at most once a second). */
   #makeRoom<V>(map: Map<string, V>, expiry: (value: V) => number, now: number): void {
-    if (map.size < this.maxEntries || now - this.#lastSweep < 1000) return
-    this.#lastSweep = now
+    if (map.size < this.maxEntries || now - (this.#lastSweep.get(map) ?? 0) < 1000) return
+    this.#lastSweep.set(map, now)
     for (const [key, value] of map) if (expiry(value) <= now) map.delete(key)
   }
 
