@@ -35,7 +35,13 @@ export function prepareStatement(db: AnyDb, sqlText: string): void {
 
 function openPostgres(url: string): AnyDb {
   const pg = load<typeof Pg>("pg", url)
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // Bounded waits: a database that does not answer at all (a network partition, not a refused
+  // connection) must end as an AdapterError, not a request that hangs.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000, query_timeout: 15_000 })
+  // An idle connection the server drops (restart, failover, pg_terminate_backend) is emitted as a
+  // pool "error"; with no listener that would throw and end the process. pg has already removed
+  // the connection, and the next query opens a new one (or fails as an AdapterError).
+  pool.on("error", () => undefined)
   const names = new Map<string, string>()
   pool.on("connect", (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown

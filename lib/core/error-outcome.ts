@@ -39,7 +39,7 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
 }
 
 /** Seconds a client is asked to wait after an AdapterError before trying again. */
-const ADAPTER_RETRY_AFTER = 5
+export const ADAPTER_RETRY_AFTER = 5
 
 const CONFIGURATION: FlowOutcome = { page: "error", value: "Configuration", status: 500 }
 

@@ -4,14 +4,22 @@
  * the sign-in page with `callbackUrl` set to the page it asked for, and an API request gets 401
  * with a JSON error. A web `Response` returned by the callback is sent as it is. A callback that
  * throws denies access (and is logged).
+ *
+ * When the session cannot be read because the adapter failed (database down), access is never
+ * granted and the callback is not asked: a JSON client gets 503 `AdapterError` with Retry-After,
+ * a page request the error page with status 503 (or a redirect to the app's `pages.error` with
+ * `error=AdapterError`).
  */
-import { SessionRequired } from "../errors.js"
+import { AdapterError, SessionRequired } from "../errors.js"
 import type { AuthConfigInput, AuthorizedCallbackParams, Awaitable, Session } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { pageUrl } from "../core/pages-url.js"
+import { ADAPTER_RETRY_AFTER } from "../core/error-outcome.js"
 import { json, redirect } from "../core/response.js"
 import { siteOf } from "../core/site.js"
+import { errorModel } from "../pages/error.js"
 import { publicMessage } from "../pages/messages.js"
+import { pageResponse } from "../pages/page.js"
 import { configSource } from "./config.js"
 import { hintsOf, requestPathOf } from "./request.js"
 import { writeResponse, writeWebResponse } from "./respond.js"
@@ -51,12 +59,44 @@ function deny(req: GatehouseRequest, res: GatehouseResponse, config: ResolvedCon
   writeResponse(res, redirect(pageUrl(site, "signIn", new URLSearchParams({ callbackUrl }))))
 }
 
+/** The adapter failed while reading the session: 503, never the protected handler. */
+function unavailable(req: GatehouseRequest, res: GatehouseResponse, config: ResolvedConfig): void {
+  const retry = { "Retry-After": String(ADAPTER_RETRY_AFTER) }
+  const type = AdapterError.type
+  if (!wantsHtml(req)) {
+    writeResponse(res, json({ error: { type, message: publicMessage(type) } }, 503, retry))
+    return
+  }
+  let origin: string | undefined
+  try {
+    origin = siteOf(config.authUrl, hintsOf(req)).origin
+  } catch {
+    origin = undefined
+  }
+  const site = origin === undefined ? undefined : { config, request: { origin }, baseUrl: `${origin}${config.basePath === "/" ? "" : config.basePath}` }
+  if (site && config.pages.error) {
+    writeResponse(res, redirect(pageUrl(site, "error", new URLSearchParams({ error: type }))))
+    return
+  }
+  const model = errorModel(type, { signIn: site ? pageUrl(site, "signIn") : config.basePath, home: origin ?? "/" })
+  const page = pageResponse({ config }, "error", model.heading, model, model.status)
+  writeResponse(res, { ...page, headers: { ...page.headers, ...retry } })
+}
+
 export function requireAuth(config: AuthConfigInput, options?: RequireAuthOptions): Middleware {
   const getConfig = configSource(config)
 
   async function check(req: GatehouseRequest, res: GatehouseResponse): Promise<boolean> {
     const resolved = await getConfig(req)
-    const session: Session | null = await requestSession(req, res, resolved)
+    let session: Session | null
+    try {
+      session = await requestSession(req, res, resolved)
+    } catch (error) {
+      // Logged by requestSession. Failing open here would let anyone in while the database is down.
+      if (!(error instanceof AdapterError)) throw error
+      unavailable(req, res, resolved)
+      return false
+    }
     exposeSession(req, res, session)
     const decide = options?.authorized ?? resolved.callbacks.authorized
     let verdict: Awaited<ReturnType<typeof decide>>

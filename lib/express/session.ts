@@ -2,12 +2,18 @@
  * Reading the session from Express/Connect requests: `authSession` (middleware: `req.auth`,
  * `res.locals.auth`) and `getSession` (a function). Both go straight to the session reader, not
  * through the action pipeline, and write a cookie only when the session was refreshed or is bad.
+ *
+ * When the adapter fails during the read (database down), the AdapterError is logged once per
+ * request and `authSession`/`getSession` give `null`: signed out for that request, so public pages
+ * keep working and code that checks the session denies. `requireAuth` sees the failure itself
+ * and answers 503 (see require-auth.ts); it never treats it as a session.
  */
 import type { ServerResponse } from "node:http"
 import type { AuthConfigInput, Session } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { cookieSet } from "../core/context.js"
 import { setCookieLines } from "../core/set-cookie.js"
+import { AdapterError } from "../errors.js"
 import { readSession } from "../session/read.js"
 import { configSource, resolveFor } from "./config.js"
 import { cookiesOf, isSecureRequest } from "./request.js"
@@ -19,19 +25,45 @@ const READ = Symbol("gatehouse.session")
 interface SessionRead {
   config: ResolvedConfig
   session: Session | null
+  /** The adapter failed during the read (already logged). */
+  failure?: AdapterError
 }
 
 /**
  * The request's session under `config`, read once per request and configuration: `requireAuth`
- * after `authSession` (or a second `getSession`) reuses the first read.
+ * after `authSession` (or a second `getSession`) reuses the first read. An adapter failure is
+ * logged here, remembered for the request like a result, and thrown (an AdapterError) to every
+ * caller: `authSession`/`getSession` turn it into "signed out", `requireAuth` into a 503.
  */
 export async function requestSession(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Promise<Session | null> {
-  const previous = (req as unknown as Record<symbol, SessionRead | undefined>)[READ]
-  if (previous?.config === config) return previous.session
-  const result = await readSession(config, cookiesOf(req), cookieSet(config, isSecureRequest(req, config)))
+  const slot = req as unknown as Record<symbol, SessionRead | undefined>
+  const previous = slot[READ]
+  if (previous?.config === config) {
+    if (previous.failure) throw previous.failure
+    return previous.session
+  }
+  let result: Awaited<ReturnType<typeof readSession>>
+  try {
+    result = await readSession(config, cookiesOf(req), cookieSet(config, isSecureRequest(req, config)))
+  } catch (error) {
+    if (!(error instanceof AdapterError)) throw error
+    config.logger.error(error)
+    slot[READ] = { config, session: null, failure: error }
+    throw error
+  }
   if (res && result.cookies.length) appendSetCookie(res, setCookieLines(result.cookies))
-  ;(req as unknown as Record<symbol, SessionRead>)[READ] = { config, session: result.session }
+  slot[READ] = { config, session: result.session }
   return result.session
+}
+
+/** The session, or null when the adapter failed (logged by `requestSession`). */
+async function sessionOrSignedOut(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Promise<Session | null> {
+  try {
+    return await requestSession(req, res, config)
+  } catch (error) {
+    if (error instanceof AdapterError) return null
+    throw error
+  }
 }
 
 function expose(req: GatehouseRequest, res: GatehouseResponse, session: Session | null): void {
@@ -40,12 +72,15 @@ function expose(req: GatehouseRequest, res: GatehouseResponse, session: Session 
   else res.locals = { auth: session }
 }
 
-/** Middleware: sets `req.auth` and `res.locals.auth` to the session, or null when signed out. */
+/**
+ * Middleware: sets `req.auth` and `res.locals.auth` to the session, or null when signed out (or
+ * when the adapter failed: logged, and this request goes on signed out).
+ */
 export function authSession(config: AuthConfigInput): Middleware {
   const getConfig = configSource(config)
   return function gatehouseSession(req, res, next) {
     Promise.resolve(getConfig(req))
-      .then((resolved) => requestSession(req, res, resolved))
+      .then((resolved) => sessionOrSignedOut(req, res, resolved))
       .then((session) => {
         expose(req, res, session)
         next()
@@ -53,9 +88,12 @@ export function authSession(config: AuthConfigInput): Middleware {
   }
 }
 
-/** The session of `req`, or null. Refreshed cookies go on `req.res` when Express provides it. */
+/**
+ * The session of `req`, or null (also when the adapter failed: logged). Refreshed cookies go on
+ * `req.res` when Express provides it.
+ */
 export async function getSession(req: GatehouseRequest, config: AuthConfigInput): Promise<Session | null> {
-  return requestSession(req, req.res, await resolveFor(req, config))
+  return sessionOrSignedOut(req, req.res, await resolveFor(req, config))
 }
 
 export { expose as exposeSession }

@@ -19,7 +19,7 @@ export function customPageRedirect(ctx: RequestContext, page: PageName): Respons
   return redirect(pageUrl(ctx, page, ctx.request.query))
 }
 
-export function pageResponse(ctx: RequestContext, name: PageTemplate, title: string, model: object, status = 200): ResponseInternal {
+export function pageResponse(ctx: Pick<RequestContext, "config">, name: PageTemplate, title: string, model: object, status = 200): ResponseInternal {
   const style = themeStyle(ctx.config.theme, ctx.config.providers.list, ctx.config)
   const body = renderPage(name, { title, css: style.css, colorScheme: style.colorScheme, logo: style.logo }, model)
   const scripts = name === "signin" && ctx.config.providers.list.some((provider) => provider.type === "webauthn")

@@ -2,7 +2,9 @@
  * The `database` strategy: the cookie holds only a random session token; the session record
  * (token, user id, expiry) lives in the adapter. One `getSessionAndUser` per read; the expiry is
  * pushed out (`updateSession`, new cookie) at most once per `updateAge`; a session found past its
- * expiry is deleted. The record's id never leaves the database.
+ * expiry is deleted. The record's id never leaves the database. Only the lookup itself failing
+ * fails the read (AdapterError); a failed extension or clean-up is logged and the read goes on
+ * with what is known (the stored expiry; signed out).
  */
 import type { AdapterSession } from "../adapters.js"
 import type { Cookie, CookiesOptions, Session } from "../types.js"
@@ -72,17 +74,27 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
   const stored = found.session.expires
   const end = config.session.absoluteExpires && config.session.absoluteExpires < stored ? config.session.absoluteExpires : stored
   if (end.getTime() <= now) {
-    // The spec: a session accessed after it expired is removed.
-    await adapter.deleteSession(sessionToken)
+    // The spec: a session accessed after it expired is removed. Signed out even if that fails.
+    try {
+      await adapter.deleteSession(sessionToken)
+    } catch (error) {
+      config.logger.error(error as Error)
+    }
     return signedOut(true)
   }
 
   const cookies: Cookie[] = []
   let expires = end
   if (refreshDue(config, stored, now)) {
-    expires = expiryFrom(config, now)
-    await adapter.updateSession({ sessionToken, expires })
-    cookies.push(...tokenCookies(jar, set, sessionToken, expires))
+    const extended = expiryFrom(config, now)
+    try {
+      await adapter.updateSession({ sessionToken, expires: extended })
+      expires = extended
+      cookies.push(...tokenCookies(jar, set, sessionToken, expires))
+    } catch (error) {
+      // The session is valid until its stored expiry; the next read tries the extension again.
+      config.logger.error(error as Error)
+    }
   }
 
   const { user } = found
