@@ -1,0 +1,11 @@
+// Fault and load runs (SECURITY-CATALOG.md §14-15): a private PostgreSQL cluster and Redis server
+// stopped and started, loopback load with autocannon, several app processes. `npm run test:resilience`;
+// CI runs it after the browser tests. Slow and machine-dependent, so not part of `npm test`.
+import { shared } from "./jest.config.js"
+
+export default {
+  ...shared,
+  testMatch: ["<rootDir>/__tests__/resilience/**/*.test.ts"],
+  testTimeout: 240_000,
+  maxWorkers: 1,
+}
