@@ -1,7 +1,8 @@
 // The basic example: a credentials sign-in with a demo user and passkeys, users and sessions in
 // the embedded SQLite database (examples/basic/gatehouse.sqlite, or DATABASE_URL).
 // Run it with `npm run example` and open http://localhost:3000 (user "demo", password "demo").
-import { timingSafeEqual } from "node:crypto"
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
+import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 import express from "express"
 import { authRouter, authSession, requireAuth } from "gatehouse"
@@ -13,14 +14,24 @@ const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${fileURLToPath(new URL(
 export const adapter = SqlAdapter(databaseUrl)
 await migrate(adapter.db)
 
-/** A stand-in for the app's user table. Store password hashes (argon2, scrypt) in a real app. */
-const USERS = [{ id: "1", username: "demo", password: "demo", name: "Demo User", email: "demo@example.com" }]
+const scryptAsync = promisify(scrypt)
 
-function same(a, b) {
-  const left = Buffer.from(String(a))
-  const right = Buffer.from(String(b))
-  return left.length === right.length && timingSafeEqual(left, right)
+/** `salt:hash`, both hex: how a real app would store a password (scrypt, from node:crypto). */
+async function hashPassword(password) {
+  const salt = randomBytes(16)
+  return `${salt.toString("hex")}:${(await scryptAsync(password, salt, 32)).toString("hex")}`
 }
+
+async function verifyPassword(stored, password) {
+  const [salt, hash] = stored.split(":")
+  const actual = await scryptAsync(String(password), Buffer.from(salt, "hex"), 32)
+  return timingSafeEqual(actual, Buffer.from(hash, "hex"))
+}
+
+/** A stand-in for the app's user table: one demo user, its password stored as a hash. */
+const USERS = [{ id: "1", username: "demo", passwordHash: await hashPassword("demo"), name: "Demo User", email: "demo@example.com" }]
+/** Checked for unknown usernames, so they take as long as a wrong password (no enumeration by timing). */
+const DUMMY_HASH = await hashPassword(randomBytes(16).toString("hex"))
 
 export const authConfig = {
   adapter,
@@ -33,8 +44,8 @@ export const authConfig = {
       },
       async authorize({ username, password }) {
         const user = USERS.find((candidate) => candidate.username === username)
-        if (!user || !same(user.password, password)) return null
-        return { id: user.id, name: user.name, email: user.email }
+        const ok = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password)
+        return user && ok ? { id: user.id, name: user.name, email: user.email } : null
       },
     }),
     // Passkeys: new users give an email and register one; then they sign in with it. Browsers
