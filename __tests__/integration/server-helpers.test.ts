@@ -2,17 +2,22 @@
  * Server-side helpers (signIn, signOut) and form actions (signInAction, signOutAction) on the
  * app's own routes.
  */
-import express, { type ErrorRequestHandler } from "express"
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response } from "express"
 import { AuthError, authRouter, signIn, signInAction, signOut, signOutAction, type FormActionResult } from "../../lib/index.js"
 import type { AuthConfig } from "../../lib/types.js"
 import { findCookie, isCleared, testConfig } from "../helpers/app.js"
 import { ORIGIN, SESSION_COOKIE, agentFor, localPath, sessionCookies, sessionValue, signedIn } from "./support.js"
 
+/** An async route handler whose rejection reaches the error handler (Express 5 does this by itself, Express 4 does not). */
+const route = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
+  handler(req, res).catch(next)
+}
+
 function helperApp(config: AuthConfig = testConfig()) {
   const results: FormActionResult[] = []
   const app = express()
   app.use("/auth", authRouter(config))
-  app.post("/login", express.urlencoded({ extended: false }), async (req, res) => {
+  app.post("/login", express.urlencoded({ extended: false }), route(async (req, res) => {
     const url = await signIn(req, res, config, "credentials", {
       username: req.body.username,
       password: req.body.password,
@@ -20,24 +25,24 @@ function helperApp(config: AuthConfig = testConfig()) {
       redirect: req.query.redirect !== "false",
     })
     if (!res.headersSent) res.json({ url })
-  })
-  app.post("/login-page", async (req, res) => {
+  }))
+  app.post("/login-page", route(async (req, res) => {
     await signIn(req, res, config)
-  })
-  app.post("/logout", async (req, res) => {
+  }))
+  app.post("/logout", route(async (req, res) => {
     const url = await signOut(req, res, config, { redirectTo: "/bye", redirect: req.query.redirect !== "false" })
     if (!res.headersSent) res.json({ url })
-  })
-  app.post("/form/signin", async (req, res) => {
+  }))
+  app.post("/form/signin", route(async (req, res) => {
     const result = await signInAction(req, res, config)
     results.push(result)
     if (!res.headersSent) res.status(422).json({ result, wrote: false })
-  })
-  app.post("/form/signout", async (req, res) => {
+  }))
+  app.post("/form/signout", route(async (req, res) => {
     const result = await signOutAction(req, res, config)
     results.push(result)
     if (!res.headersSent) res.status(422).json({ result, wrote: false })
-  })
+  }))
   const onError: ErrorRequestHandler = (error, _req, res, _next) => {
     res.status(500).json({ thrown: error instanceof AuthError ? error.type : String(error), name: error?.name, headersSent: res.headersSent })
   }
