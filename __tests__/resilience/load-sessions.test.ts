@@ -9,9 +9,10 @@
  * adapter's pool maximum (10; sampled from pg_stat_activity by application_name), and after the
  * cookie runs the app's open file descriptors are back to their count before the load.
  *
- * Requests per run: RESILIENCE_REQUESTS, default 20 000 (what CI runs: the file takes about 25 s
- * on the 2-core CI machine, autocannon sharing it with the app). The catalog asks for 100 000: run
- * `RESILIENCE_REQUESTS=100000 npm run test:resilience -- load-sessions` for that (about 2 minutes).
+ * Requests: the JWE GET /auth/session run makes RESILIENCE_SUSTAINED, default 100 000 (the issue's
+ * "memory flat over 100k requests"; about 30 s on the 2-core CI machine, autocannon sharing it with
+ * the app); the other two RESILIENCE_REQUESTS, default 20 000. For 100 000 everywhere:
+ * `RESILIENCE_REQUESTS=100000 npm run test:resilience -- load-sessions` (about 2 minutes).
  */
 import { setTimeout as sleep } from "node:timers/promises"
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals"
@@ -22,6 +23,7 @@ import { createTables, type TestTables } from "./support/process-db.js"
 import { readSession, signedIn } from "./support/process-http.js"
 
 const REQUESTS = Number(process.env.RESILIENCE_REQUESTS ?? 20_000)
+const SUSTAINED = Number(process.env.RESILIENCE_SUSTAINED ?? 100_000)
 const CONNECTIONS = 50
 const HEAP_BOUND = 10 // percent over the first sample
 const POOL_MAX = 10 // adapters/sql/connect.ts: new pg.Pool({ max: 10 })
@@ -60,7 +62,7 @@ async function peakConnections(applicationName: string, stop: Promise<unknown>):
   return peak
 }
 
-async function sessionRun(label: string, env: Record<string, string>, path: string, applicationName?: string): Promise<SessionRun> {
+async function sessionRun(label: string, env: Record<string, string>, path: string, applicationName?: string, requests = REQUESTS): Promise<SessionRun> {
   let app: AppProcess | undefined
   try {
     app = await startApp(label, { GH_SECRETS: SECRETS, ...env })
@@ -68,7 +70,7 @@ async function sessionRun(label: string, env: Record<string, string>, path: stri
     expect((await readSession(app.origin, jar)).body?.user?.email).toBe("alice@example.com")
     const cookie = jar.header()
     const fdsBefore = app.fds()
-    const loading = runWithHeap(app, REQUESTS, (fail) => [
+    const loading = runWithHeap(app, requests, (fail) => [
       {
         method: "GET",
         path,
@@ -92,18 +94,18 @@ async function sessionRun(label: string, env: Record<string, string>, path: stri
   }
 }
 
-function expectHealthy(run: SessionRun) {
-  expect(run.total.requests).toBe(REQUESTS)
+function expectHealthy(run: SessionRun, requests = REQUESTS) {
+  expect(run.total.requests).toBe(requests)
   expect(run.total.errors).toBe(0)
-  expect(run.total.statuses).toEqual({ 200: REQUESTS })
+  expect(run.total.statuses).toEqual({ 200: requests })
   expect(run.total.bad).toBe(0)
   for (const value of run.growth) expect(value).toBeLessThanOrEqual(HEAP_BOUND)
 }
 
 describe("LOAD-01 sustained session reads keep zero errors and a flat heap", () => {
-  test("GET /auth/session with a JWE cookie", async () => {
-    const run = await sessionRun("JWE GET /auth/session", {}, "/auth/session")
-    expectHealthy(run)
+  test(`GET /auth/session with a JWE cookie (${SUSTAINED} requests)`, async () => {
+    const run = await sessionRun("JWE GET /auth/session", {}, "/auth/session", undefined, SUSTAINED)
+    expectHealthy(run, SUSTAINED)
     expect(run.fdsAfter).toBeLessThanOrEqual(run.fdsBefore)
   })
 
