@@ -80,8 +80,8 @@ function bearerToken(value: string | undefined): string | undefined {
 
 /**
  * The session token of a request: from the session cookie (chunks put back together) or from
- * `Authorization: Bearer <token>`. Returns the decoded payload, the raw string with `raw: true`,
- * or null.
+ * `Authorization: Bearer <token>` (tried when there is no cookie or it does not open). Returns the
+ * decoded payload, the raw string with `raw: true` (the cookie's when there is one), or null.
  */
 export async function getToken(params: GetTokenParams<false>): Promise<JWT | null>
 export async function getToken(params: GetTokenParams<true>): Promise<string | null>
@@ -93,17 +93,22 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<JWT | s
   if (!headers) throw new InvalidOption("getToken: req must have headers")
   const cookieHeader = header(headers, "cookie")
   const fromCookie = cookieHeader ? readChunked(parseCookies(cookieHeader), cookieName) : undefined
-  const token = fromCookie || bearerToken(header(headers, "authorization"))
-  if (!token) return null
-  if (params.raw) return token
+  const fromHeader = bearerToken(header(headers, "authorization"))
+  if (!fromCookie && !fromHeader) return null
+  if (params.raw) return (fromCookie || fromHeader) as string
   const secret = params.secret ?? env.secrets
   if (!params.decode) secretList(secret, "getToken")
   const salt = params.salt ?? cookieName
-  try {
-    const decoded = params.decode ? await params.decode({ token, secret, salt }) : await decode({ token, secret, salt })
-    return decoded ?? null
-  } catch (error) {
-    params.logger?.debug?.("getToken: the token could not be decoded", { error: (error as Error).message })
-    return null
+  // The cookie first; a cookie that does not open (stale, from another app on the host) does not
+  // hide a valid bearer token.
+  for (const token of [fromCookie, fromHeader]) {
+    if (!token) continue
+    try {
+      const decoded = params.decode ? await params.decode({ token, secret, salt }) : await decode({ token, secret, salt })
+      if (decoded) return decoded
+    } catch (error) {
+      params.logger?.debug?.("getToken: the token could not be decoded", { error: (error as Error).message })
+    }
   }
+  return null
 }

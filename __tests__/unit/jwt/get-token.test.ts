@@ -131,6 +131,15 @@ describe("from Authorization: Bearer", () => {
     expect(await getToken({ req, secret: SECRET })).toMatchObject({ sub: "cookie" })
   })
 
+  test("a session cookie that does not open does not hide a valid bearer token", async () => {
+    const bearer = await seal({ sub: "bearer" })
+    const req = { headers: { cookie: "authjs.session-token=stale-or-foreign-value", authorization: `Bearer ${bearer}` } }
+    expect(await getToken({ req, secret: SECRET })).toMatchObject({ sub: "bearer" })
+    // Both bad: nobody.
+    const worse = { headers: { cookie: "authjs.session-token=stale", authorization: "Bearer also-bad" } }
+    expect(await getToken({ req: worse, secret: SECRET })).toBeNull()
+  })
+
   test("other schemes are ignored", async () => {
     const token = await seal({ sub: "api" })
     expect(await getToken({ req: { headers: { authorization: `Basic ${token}` } }, secret: SECRET })).toBeNull()
