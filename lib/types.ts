@@ -11,6 +11,7 @@ import type { StateStore } from "./state/types.js"
 import type { Provider, ProviderType } from "./providers/types.js"
 import type { raw, skipCSRFCheck } from "./core/symbols.js"
 import type { CallbacksOptions, EventCallbacks } from "./callbacks.js"
+import type { LocaleMessages } from "./i18n/options.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
 export type { LogLevel, LoggerInstance, ProviderType }
@@ -226,6 +227,14 @@ export interface AuthConfig {
   events?: EventCallbacks
   pages?: PagesOptions
   theme?: Theme
+  /**
+   * The language of the built-in pages and the sign-in email: `"auto"` (default) picks it per
+   * request from `Accept-Language`; a tag (`"en"`, `"de"`, `"fr"`, `"es"`, `"ja"`, or one added
+   * with `messages`) fixes it.
+   */
+  locale?: string
+  /** App-supplied texts, per locale: partial overrides of the built-in texts, or new locales. */
+  messages?: LocaleMessages
   /** Advanced: fixed cookie names and options, replacing the built-in policy for those cookies. */
   cookies?: Partial<Record<CookieName, Partial<CookieOption> & { options?: CookieOptions }>>
   /** Default: true when the site is served over HTTPS. */
@@ -250,6 +259,12 @@ export interface AuthConfig {
    * challenges. Default: this process's memory. `RedisStore` from `gatehouse/stores/redis` shares it.
    */
   store?: StateStore
+  /**
+   * The developer page `GET <basePath>/diagnostics` (what Gatehouse inferred about URLs, proxy,
+   * cookies and providers). Default: on unless NODE_ENV is `production`; `false` turns it off,
+   * `true` also serves it in production (it answers 404 when off).
+   */
+  diagnostics?: boolean
   /** May change or vanish without notice. */
   experimental?: Record<string, unknown>
   raw?: typeof raw
@@ -278,6 +293,7 @@ export interface ResponseInternal<Body = unknown> {
 export type AuthAction =
   | "callback"
   | "csrf"
+  | "diagnostics"
   | "error"
   | "providers"
   | "session"

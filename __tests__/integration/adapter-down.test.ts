@@ -145,6 +145,18 @@ describe("requireAuth while the adapter fails", () => {
     expect(h.reached.dashboard).toBe(0)
   })
 
+  test("the 503 page speaks the browser's language (Accept-Language: de)", async () => {
+    const h = harness()
+    const agent = await signedInAgent(h)
+    h.db.setDown(true)
+    const response = await agent.get("/dashboard").set("Accept", "text/html").set("Accept-Language", "de-CH,de;q=0.9,en;q=0.5")
+    expect(response.status).toBe(503)
+    expect(response.headers["content-language"]).toBe("de")
+    expect(response.text).toContain("Vorübergehend nicht verfügbar")
+    expect(response.text).toContain('lang="de"')
+    expect(h.reached.dashboard).toBe(0)
+  })
+
   test("with pages.error set, a page request is redirected there with error=AdapterError", async () => {
     const h = harness({ pages: { error: "/oops" } })
     const agent = await signedInAgent(h)

@@ -4,6 +4,7 @@ import type { AuthAction } from "../types.js"
 export const AUTH_ACTIONS: readonly AuthAction[] = [
   "callback",
   "csrf",
+  "diagnostics",
   "error",
   "providers",
   "session",

@@ -3,11 +3,12 @@
  * provider, and whether it is a state-changing POST that must pass the CSRF check. Every error
  * a handler throws becomes exactly one outcome here (see error-outcome.ts).
  */
-import { AuthError, InvalidProvider, MethodNotAllowed } from "../errors.js"
+import { AuthError, InvalidProvider, MethodNotAllowed, UnknownAction } from "../errors.js"
 import type { AuthAction, ResponseInternal } from "../types.js"
 import type { Provider } from "../providers/types.js"
 import { callback } from "../actions/callback/index.js"
 import { csrf } from "../actions/csrf.js"
+import { diagnostics } from "../actions/diagnostics.js"
 import { errorPage } from "../actions/error.js"
 import { providers } from "../actions/providers.js"
 import { getSessionAction, updateSessionAction } from "../actions/session.js"
@@ -34,6 +35,7 @@ interface Route {
 
 const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
   csrf: { GET: { handler: csrf, api: true, head: true } },
+  diagnostics: { GET: { handler: diagnostics, head: true } },
   providers: { GET: { handler: providers, api: true, head: true } },
   session: {
     GET: { handler: getSessionAction, api: true, head: true },
@@ -91,6 +93,8 @@ export async function dispatch(request: InternalRequest, config: ResolvedConfig,
   const ctx = createContext(config, request)
   let response: ResponseInternal
   try {
+    // Off (production by default): answered exactly like a path that is no action at all.
+    if (request.action === "diagnostics" && !config.diagnostics) throw new UnknownAction("No action at diagnostics (off)")
     const route = findRoute(request)
     if (route.api) ctx.wantsJson = true
     const provider = findProvider(config, request, route)

@@ -79,7 +79,11 @@ function unavailable(req: GatehouseRequest, res: GatehouseResponse, config: Reso
     return
   }
   const model = errorModel(type, { signIn: site ? pageUrl(site, "signIn") : config.basePath, home: origin ?? "/" })
-  const page = pageResponse({ config }, "error", model.heading, model, model.status)
+  const header = (name: string) => {
+    const value = req.headers[name]
+    return Array.isArray(value) ? value.join(", ") : value
+  }
+  const page = pageResponse({ config, request: { header } }, "error", model.heading, model, model.status)
   writeResponse(res, { ...page, headers: { ...page.headers, ...retry } })
 }
 

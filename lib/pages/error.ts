@@ -1,20 +1,30 @@
 /** The error page's view model. The `error` value only selects a message; it is never echoed. */
-import { DEFAULT_ERROR_PAGE, ERROR_PAGES, own } from "./messages.js"
+import { en, type Messages } from "../i18n/en.js"
+import { ERROR_PAGE_STATUS, errorPageKey, errorPageText } from "./messages.js"
 
 export interface ErrorModel {
+  /** Which entry was chosen: a key of ERROR_PAGE_STATUS, or `default`. */
+  type: string
   status: number
   heading: string
   message: string
   link: { href: string; text: string }
 }
 
-export function errorModel(error: string | undefined, links: { signIn: string; home: string }): ErrorModel {
-  const entry = own(ERROR_PAGES, error) ?? DEFAULT_ERROR_PAGE
-  const toSignIn = error === "AccessDenied" || error === "Verification"
-  return {
-    status: entry.status,
-    heading: entry.heading,
-    message: entry.message,
-    link: toSignIn ? { href: links.signIn, text: "Sign in again" } : { href: links.home, text: "Go to the home page" },
-  }
+/** The links' texts and targets for an error page of `type`. */
+function linkFor(type: string, links: { signIn: string; home: string }, t: Messages): ErrorModel["link"] {
+  const toSignIn = type === "AccessDenied" || type === "Verification"
+  return toSignIn ? { href: links.signIn, text: t["link.signInAgain"] } : { href: links.home, text: t["link.home"] }
+}
+
+export function errorModel(error: string | undefined, links: { signIn: string; home: string }, t: Messages = en): ErrorModel {
+  const type = errorPageKey(error)
+  return { type, status: ERROR_PAGE_STATUS[type] ?? 200, ...errorPageText(t, type), link: linkFor(type, links, t) }
+}
+
+/** `model` with its texts taken from catalog `t` (the links keep their targets). */
+export function localizeErrorModel(model: ErrorModel, t: Messages): ErrorModel {
+  const type = errorPageKey(model.type)
+  const link = linkFor(type, { signIn: model.link.href, home: model.link.href }, t)
+  return { ...model, ...errorPageText(t, type), link }
 }

@@ -1,7 +1,9 @@
 /**
  * What each `error` value means to a person. The `error` query parameter only ever selects an
- * entry of these tables; its raw value is never shown.
+ * entry of these tables; its raw value is never shown. The texts live in the catalogs
+ * (lib/i18n/); the tables here are the English ones, also used for JSON error bodies.
  */
+import { en, type MessageKey, type Messages } from "../i18n/en.js"
 
 export interface PageMessage {
   heading: string
@@ -9,58 +11,56 @@ export interface PageMessage {
 }
 
 /** Values the sign-in page explains (the spec's list, plus MissingCSRF). */
-export const SIGNIN_ERRORS: Readonly<Record<string, string>> = Object.freeze({
-  Signin: "We could not start the sign-in. Please try again, or choose another way to sign in.",
-  OAuthSignin: "We could not reach the sign-in service. Please try again, or choose another way to sign in.",
-  OAuthCallbackError: "The sign-in service sent back an answer we could not accept. Please try again.",
-  OAuthCreateAccount: "We could not create your account with that sign-in service. Please try another way to sign in.",
-  EmailCreateAccount: "We could not create your account for that email address. Please try another way to sign in.",
-  Callback: "Something went wrong while finishing your sign-in. Please try again.",
-  OAuthAccountNotLinked: "This email address is already registered with another sign-in method. Use the method you used first.",
-  EmailSignin: "We could not send the sign-in email. Check the address and try again.",
-  CredentialsSignin: "Those details did not match. Check them and try again.",
-  SessionRequired: "Please sign in to see that page.",
-  MissingCSRF: "The form had expired. Please try again.",
-  WebAuthnVerificationError: "The passkey could not be verified. Please try again, or use another way to sign in.",
-  RateLimited: "Too many attempts. Wait a few minutes, then try again.",
-})
+export const SIGNIN_ERROR_TYPES = Object.freeze([
+  "Signin",
+  "OAuthSignin",
+  "OAuthCallbackError",
+  "OAuthCreateAccount",
+  "EmailCreateAccount",
+  "Callback",
+  "OAuthAccountNotLinked",
+  "EmailSignin",
+  "CredentialsSignin",
+  "SessionRequired",
+  "MissingCSRF",
+  "WebAuthnVerificationError",
+  "RateLimited",
+] as const)
 
-export const DEFAULT_SIGNIN_ERROR = "We could not sign you in. Please try again."
-
-/** Values the error page explains; anything else gets `DEFAULT_ERROR_PAGE`. */
-export const ERROR_PAGES: Readonly<Record<string, PageMessage & { status: number }>> = Object.freeze({
-  Configuration: {
-    status: 500,
-    heading: "Server error",
-    message: "The sign-in service is not set up correctly. The site's logs say more.",
-  },
-  AccessDenied: {
-    status: 403,
-    heading: "Access denied",
-    message: "You are not allowed to sign in here.",
-  },
-  Verification: {
-    status: 403,
-    heading: "This link no longer works",
-    message: "Sign-in links can be used once and expire after a while. Ask for a new one.",
-  },
-  AdapterError: {
-    status: 503,
-    heading: "Temporarily unavailable",
-    message: "Sign-in is unavailable for a moment. Please try again shortly.",
-  },
-})
-
-export const DEFAULT_ERROR_PAGE: PageMessage & { status: number } = Object.freeze({
-  status: 200,
-  heading: "Something went wrong",
-  message: "We could not complete that request. Please try again.",
-})
+/** Values the error page explains, with their status; anything else gets the default page (200). */
+export const ERROR_PAGE_STATUS: Readonly<Record<string, number>> = Object.freeze({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503 })
 
 /** `table[key]` only for the table's own entries: `constructor` or `__proto__` select nothing. */
 export function own<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
   return key !== undefined && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined
 }
+
+/** The sign-in page's text for an `error` value, in catalog `t`. */
+export function signinErrorText(t: Messages, error: string): string {
+  return own(SIGNIN_ERRORS, error) === undefined ? t["signin.error.default"] : t[`signin.error.${error}` as MessageKey]
+}
+
+/** The error page's key for an `error` value: one of ERROR_PAGE_STATUS's, or `default`. */
+export function errorPageKey(error: string | undefined): string {
+  return own(ERROR_PAGE_STATUS, error) === undefined ? "default" : (error as string)
+}
+
+/** The error page's heading and message for a key from `errorPageKey`, in catalog `t`. */
+export function errorPageText(t: Messages, key: string): PageMessage {
+  return { heading: t[`error.${key}.heading` as MessageKey], message: t[`error.${key}.message` as MessageKey] }
+}
+
+export const SIGNIN_ERRORS: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(SIGNIN_ERROR_TYPES.map((type) => [type, en[`signin.error.${type}`]])),
+)
+
+export const DEFAULT_SIGNIN_ERROR = en["signin.error.default"]
+
+export const ERROR_PAGES: Readonly<Record<string, PageMessage & { status: number }>> = Object.freeze(
+  Object.fromEntries(Object.entries(ERROR_PAGE_STATUS).map(([key, status]) => [key, Object.freeze({ status, ...errorPageText(en, key) })])),
+)
+
+export const DEFAULT_ERROR_PAGE: PageMessage & { status: number } = Object.freeze({ status: 200, ...errorPageText(en, "default") })
 
 /** Short, client-safe text for JSON error bodies, by the type shown to the client. */
 export function publicMessage(type: string): string {

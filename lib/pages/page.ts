@@ -1,13 +1,21 @@
 /**
  * Rendering a built-in page, or redirecting to the app's replacement from `pages` with the same
  * query parameters. A replacement that points back at the built-in page is ignored (it would loop).
+ * Pages are in the configured `locale`, else the language the request's `Accept-Language` prefers.
  */
 import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import { html, redirect } from "../core/response.js"
 import { builtInPath, pageUrl, type PageName } from "../core/pages-url.js"
+import { chooseLocale, type ChosenLocale } from "../i18n/index.js"
+import type { Messages } from "../i18n/en.js"
+import { localizeErrorModel, type ErrorModel } from "./error.js"
 import { renderPage, type PageTemplate } from "./render.js"
+import { pageTexts } from "./texts.js"
 import { pageCsp, themeStyle } from "./theme.js"
+
+/** What rendering a page needs: the configuration, and the request's headers when there is one. */
+export type PageContext = Pick<RequestContext, "config"> & { readonly request?: Pick<RequestContext["request"], "header"> }
 
 /** The redirect to the app's own page for `page`, if it has one that is not this very page. */
 export function customPageRedirect(ctx: RequestContext, page: PageName): ResponseInternal | undefined {
@@ -19,9 +27,38 @@ export function customPageRedirect(ctx: RequestContext, page: PageName): Respons
   return redirect(pageUrl(ctx, page, ctx.request.query))
 }
 
-export function pageResponse(ctx: Pick<RequestContext, "config">, name: PageTemplate, title: string, model: object, status = 200): ResponseInternal {
+/** The locale of a page for this request (without a request: the fixed locale, else English). */
+export function pageLocale(ctx: PageContext): ChosenLocale {
+  const { i18n } = ctx.config
+  if (!ctx.request) return { locale: i18n.fixed ?? i18n.fallback, negotiated: false }
+  return chooseLocale(i18n, ctx.request.header("accept-language"))
+}
+
+/** The pages in the catalogs, and the key of each one's title (the error page's is its heading). */
+const TITLES: Readonly<Record<string, keyof Messages>> = Object.freeze({
+  signin: "signin.heading",
+  signout: "signout.heading",
+  "verify-request": "verify.heading",
+})
+
+const isLocalized = (name: PageTemplate) => name === "error" || Object.prototype.hasOwnProperty.call(TITLES, name)
+
+/**
+ * A built-in page in the request's language: its texts and title come from the catalog (`title`
+ * is the English one callers pass, used as it is only by pages outside the catalogs, which are
+ * English), and an error page's model is re-read in that language.
+ */
+export function pageResponse(ctx: PageContext, name: PageTemplate, title: string, model: object, status = 200, chosen?: ChosenLocale): ResponseInternal {
+  const localized = isLocalized(name)
+  const { locale, negotiated } = localized ? (chosen ?? pageLocale(ctx)) : { locale: ctx.config.i18n.fallback, negotiated: false }
+  const { tag, messages } = locale
+  const view = name === "error" ? localizeErrorModel(model as ErrorModel, messages) : model
+  const shownTitle = name === "error" ? (view as ErrorModel).heading : localized ? messages[TITLES[name] as keyof Messages] : title
   const style = themeStyle(ctx.config.theme, ctx.config.providers.list, ctx.config)
-  const body = renderPage(name, { title, css: style.css, colorScheme: style.colorScheme, logo: style.logo }, model)
+  const body = renderPage(name, { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo }, view, pageTexts(messages))
   const scripts = name === "signin" && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
-  return html(body, pageCsp(style, scripts), status)
+  const response = html(body, pageCsp(style, scripts), status)
+  const headers: Record<string, string> = { ...response.headers, "Content-Language": tag }
+  if (negotiated) headers.Vary = "Accept-Language"
+  return { ...response, headers }
 }

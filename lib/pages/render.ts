@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import ejs from "ejs"
+import { pageTexts, type PageTexts } from "./texts.js"
 
 export type PageTemplate = "signin" | "signout" | "error" | "verify-request"
 export type TemplateName = "layout" | PageTemplate | "email-html" | "email-text"
@@ -33,6 +34,8 @@ function template(name: TemplateName): ejs.TemplateFunction {
 
 export interface LayoutModel {
   title: string
+  /** The page's language (`<html lang>`); default `en`. */
+  lang?: string
   css: string
   colorScheme: "auto" | "dark" | "light"
   logo?: string
@@ -43,8 +46,8 @@ export function render(name: "email-html" | "email-text", model: object): string
   return template(name)(model) as string
 }
 
-/** A page: its template rendered into the shared layout. */
-export function renderPage(name: PageTemplate, layout: LayoutModel, model: object): string {
-  const body = template(name)(model) as string
-  return template("layout")({ ...layout, body }) as string
+/** A page: its template rendered into the shared layout, with texts `t` (default English). */
+export function renderPage(name: PageTemplate, layout: LayoutModel, model: object, t: PageTexts = pageTexts()): string {
+  const body = template(name)({ t, ...model }) as string
+  return template("layout")({ lang: "en", ...layout, body }) as string
 }

@@ -2,16 +2,18 @@
 import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import { ensureCsrfToken } from "../core/csrf.js"
-import { pageResponse } from "./page.js"
+import { pageLocale, pageResponse } from "./page.js"
 import { signinModel } from "./signin.js"
 
 export function signinPageResponse(ctx: RequestContext, callbackUrl: string, error?: string, status = 200): ResponseInternal {
+  const chosen = pageLocale(ctx)
   const model = signinModel({
     providers: ctx.config.providers.list,
     baseUrl: ctx.baseUrl,
     csrfToken: ensureCsrfToken(ctx),
     callbackUrl,
     error,
+    t: chosen.locale.messages,
   })
-  return pageResponse(ctx, "signin", "Sign in", model, status)
+  return pageResponse(ctx, "signin", "Sign in", model, status, chosen)
 }

@@ -1,6 +1,7 @@
 /** The sign-in page's view model: one entry per configured provider, grouped by kind. */
 import type { CredentialsConfig, Provider } from "../providers/types.js"
-import { DEFAULT_SIGNIN_ERROR, SIGNIN_ERRORS, own } from "./messages.js"
+import { en, type Messages } from "../i18n/en.js"
+import { own, signinErrorText } from "./messages.js"
 import { WEBAUTHN_SCRIPT } from "./assets.js"
 
 export interface FieldModel {
@@ -39,6 +40,15 @@ function fields(provider: CredentialsConfig): FieldModel[] {
   }))
 }
 
+/**
+ * The passkey form's email label: the app's own, translated only when it is the providers' default
+ * ("Email", which the catalog has as `signin.email.label`).
+ */
+function passkeyEmailLabel(label: string | undefined, t: Messages): string {
+  if (label === undefined) return t["signin.passkey.emailLabel"]
+  return label === en["signin.email.label"] ? t["signin.email.label"] : label
+}
+
 function safeLogo(logo: unknown): string | undefined {
   return typeof logo === "string" && (/^https?:\/\//i.test(logo) || /^\/(?![/\\])/.test(logo)) ? logo : undefined
 }
@@ -49,11 +59,14 @@ export function signinModel(input: {
   csrfToken: string
   callbackUrl: string
   error?: string
+  /** The catalog of the page's language (default English). */
+  t?: Messages
 }): SigninModel {
+  const t = input.t ?? en
   const model: SigninModel = {
     csrfToken: input.csrfToken,
     callbackUrl: input.callbackUrl,
-    error: input.error ? (own(SIGNIN_ERRORS, input.error) ?? DEFAULT_SIGNIN_ERROR) : undefined,
+    error: input.error ? signinErrorText(t, input.error) : undefined,
     credentials: [],
     email: [],
     oauth: [],
@@ -72,7 +85,7 @@ export function signinModel(input: {
         action: `${input.baseUrl}/callback/${provider.id}`,
         optionsUrl: `${input.baseUrl}/webauthn-options/${provider.id}`,
         conditional: provider.enableConditionalUI !== false,
-        emailLabel: provider.formFields?.email?.label ?? "Email (to create an account)",
+        emailLabel: passkeyEmailLabel(provider.formFields?.email?.label, t),
       })
       model.scriptUrl = `${input.baseUrl}/assets/${WEBAUTHN_SCRIPT}`
     } else {

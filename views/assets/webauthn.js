@@ -60,7 +60,7 @@
 
   function attach(form) {
     if (!lib || !lib.browserSupportsWebAuthn()) {
-      show(form, "This browser does not support passkeys.")
+      show(form, form.getAttribute("data-unsupported") || "This browser does not support passkeys.")
       return
     }
     form.addEventListener("submit", function (event) {
@@ -70,7 +70,7 @@
       ceremony(form, query, false).catch(function (error) {
         // Another ceremony took over: it reports for itself.
         if (error && error.name === "AbortError") return
-        show(form, "The passkey sign-in did not complete. Please try again.")
+        show(form, form.getAttribute("data-failed") || "The passkey sign-in did not complete. Please try again.")
         // Starting this ceremony cancelled the autofill one: offer passkeys there again.
         autofill(form)
       })

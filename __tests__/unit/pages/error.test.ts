@@ -12,6 +12,7 @@ const SIGN_IN_LINK = { href: LINKS.signIn, text: "Sign in again" }
 describe("errorModel", () => {
   test("Configuration: 500, the server-error text, a link home", () => {
     expect(errorModel("Configuration", LINKS)).toEqual({
+      type: "Configuration",
       status: 500,
       heading: ERROR_PAGES.Configuration!.heading,
       message: ERROR_PAGES.Configuration!.message,
@@ -21,6 +22,7 @@ describe("errorModel", () => {
 
   test("AccessDenied: 403 and a link to sign in again", () => {
     expect(errorModel("AccessDenied", LINKS)).toEqual({
+      type: "AccessDenied",
       status: 403,
       heading: ERROR_PAGES.AccessDenied!.heading,
       message: ERROR_PAGES.AccessDenied!.message,
@@ -30,6 +32,7 @@ describe("errorModel", () => {
 
   test("Verification: 403 and a link to sign in again", () => {
     expect(errorModel("Verification", LINKS)).toEqual({
+      type: "Verification",
       status: 403,
       heading: ERROR_PAGES.Verification!.heading,
       message: ERROR_PAGES.Verification!.message,
@@ -38,7 +41,7 @@ describe("errorModel", () => {
   })
 
   test("no error value: the default page, status 200, a link home", () => {
-    const expected = { status: 200, heading: DEFAULT_ERROR_PAGE.heading, message: DEFAULT_ERROR_PAGE.message, link: HOME_LINK }
+    const expected = { type: "default", status: 200, heading: DEFAULT_ERROR_PAGE.heading, message: DEFAULT_ERROR_PAGE.message, link: HOME_LINK }
     expect(errorModel(undefined, LINKS)).toEqual(expected)
     expect(errorModel("", LINKS)).toEqual(expected)
   })
@@ -69,7 +72,7 @@ describe("errorModel", () => {
     "the prototype key %s gets the default page, not an inherited value",
     (value) => {
       const model = errorModel(value, LINKS)
-      expect(model).toEqual({ status: 200, heading: DEFAULT_ERROR_PAGE.heading, message: DEFAULT_ERROR_PAGE.message, link: HOME_LINK })
+      expect(model).toEqual({ type: "default", status: 200, heading: DEFAULT_ERROR_PAGE.heading, message: DEFAULT_ERROR_PAGE.message, link: HOME_LINK })
       expect(Number.isInteger(model.status)).toBe(true)
     },
   )

@@ -35,6 +35,7 @@ import { assertStore, guardedStore } from "../../state/guarded.js"
 import { MemoryStore } from "../../state/memory.js"
 import type { StateStore } from "../../state/types.js"
 import { InvalidOption } from "../../errors.js"
+import { bindToTheme, resolveI18n, type ResolvedI18n } from "../../i18n/index.js"
 
 export interface ResolvedSession {
   strategy: "cookie" | "database"
@@ -82,6 +83,8 @@ export interface ResolvedConfig {
   readonly events: EventCallbacks
   readonly pages: PagesOptions
   readonly theme: Theme
+  /** The page and email texts: every locale's frozen catalog, and the fixed locale if any. */
+  readonly i18n: ResolvedI18n
   readonly cookies: CookieSets
   readonly useSecureCookies?: boolean
   readonly skipCSRFCheck: boolean
@@ -97,6 +100,12 @@ export interface ResolvedConfig {
   /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
   readonly store: StateStore
   readonly production: boolean
+  /** The `diagnostics` action is served (the option, else not in production). */
+  readonly diagnostics: boolean
+  /** No secret was configured: a random per-process one is in use (development only). */
+  readonly generatedSecret: boolean
+  /** Where `trustHost` came from, for the diagnostics page. */
+  readonly trustHostSource: "option" | "AUTH_TRUST_HOST" | "AUTH_URL" | "platform" | "development" | "default"
 }
 
 const CALLBACK_NAMES = ["signIn", "redirect", "session", "jwt", "authorized"] as const
@@ -138,6 +147,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
   assertFunctions("events", config.events, EVENT_NAMES)
 
   const secrets = [...(assertSecrets(config.secret) ?? settings.secrets)]
+  const generatedSecret = !secrets.length
   if (!secrets.length) {
     if (settings.production) {
       throw new MissingSecretError("No secret is set. Set AUTH_SECRET (for example `openssl rand -base64 33`) or the `secret` option.")
@@ -156,6 +166,12 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     throw new InvalidOption(`trustHost must be true or false (got ${show(config.trustHost)})`)
   }
   const trustHost = config.trustHost ?? defaultTrustHost(settings)
+  const trustHostSource =
+    config.trustHost !== undefined ? "option"
+    : settings.trustHost !== undefined ? "AUTH_TRUST_HOST"
+    : settings.url ? "AUTH_URL"
+    : settings.trustedPlatform ? "platform"
+    : settings.production ? "default" : "development"
   if (!settings.url && !trustHost) {
     throw new UntrustedHost(
       "Gatehouse cannot tell which host it serves: set AUTH_URL to the site's URL, or trustHost: true (AUTH_TRUST_HOST=true) when a proxy you control sets the Host header.",
@@ -164,6 +180,9 @@ function build(config: object, env: EnvObject): ResolvedConfig {
   if (settings.production && trustHost && !settings.url) warnOnce("trusthost-without-url")
   if (config.useSecureCookies !== undefined && typeof config.useSecureCookies !== "boolean") {
     throw new InvalidOption(`useSecureCookies must be true or false (got ${show(config.useSecureCookies)})`)
+  }
+  if (config.diagnostics !== undefined && typeof config.diagnostics !== "boolean") {
+    throw new InvalidOption(`diagnostics must be true or false (got ${show(config.diagnostics)})`)
   }
   if (config.skipCSRFCheck !== undefined && config.skipCSRFCheck !== skipMarker) {
     throw new InvalidOption(`skipCSRFCheck must be the \`skipCSRFCheck\` marker exported by gatehouse/core (got ${show(config.skipCSRFCheck)})`)
@@ -200,6 +219,8 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     tokenMaxAge: config.jwt?.maxAge ?? relativeMaxAge,
   })
 
+  const i18n = resolveI18n(config.locale, config.messages)
+
   const userCallbacks = config.callbacks ?? {}
   const callbacks: ResolvedCallbacks = Object.freeze({
     signIn: userCallbacks.signIn ?? (() => true),
@@ -225,7 +246,8 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     custom: Object.freeze({ jwt: Boolean(userCallbacks.jwt), session: Boolean(userCallbacks.session), signIn: Boolean(userCallbacks.signIn) }),
     events: Object.freeze({ ...config.events }),
     pages: Object.freeze({ ...assertPages(config.pages) }),
-    theme: Object.freeze({ ...assertTheme(config.theme) }),
+    theme: bindToTheme(Object.freeze({ ...assertTheme(config.theme) }), i18n),
+    i18n,
     cookies: resolveCookies(config.cookies),
     useSecureCookies: config.useSecureCookies,
     skipCSRFCheck: config.skipCSRFCheck === skipMarker,
@@ -238,5 +260,8 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     rateLimit: resolveRateLimit(config.rateLimit, settings.production),
     store: guardedStore(assertStore(config.store) ?? new MemoryStore(), logger),
     production: settings.production,
+    diagnostics: config.diagnostics ?? !settings.production,
+    generatedSecret,
+    trustHostSource,
   }
 }

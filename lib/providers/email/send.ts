@@ -8,6 +8,8 @@ import nodemailer, { type Transporter } from "nodemailer"
 import { EmailSignInError } from "../../errors.js"
 import { CSS_COLOR } from "../../core/config/validate.js"
 import { render } from "../../pages/render.js"
+import { chooseLocale, i18nOfTheme } from "../../i18n/index.js"
+import { emailTexts } from "./texts.js"
 import type { EmailProviderConfig, SendVerificationRequestParams } from "../types.js"
 
 /** Milliseconds: connecting, waiting for the greeting, and silence on the socket. */
@@ -44,13 +46,16 @@ function transportOf(provider: EmailProviderConfig): Transporter {
 const color = (value: string | undefined, fallback: string) => (value && CSS_COLOR.test(value.trim()) ? value.trim() : fallback)
 
 export async function sendVerificationRequest(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, expires, provider, theme } = params
+  const { identifier, url, expires, provider, theme, request } = params
   const site = new URL(url).host
+  // The language of the person who asked for the link: the configured one, else their browser's.
+  const { locale } = chooseLocale(i18nOfTheme(theme), request?.headers.get("accept-language") ?? undefined)
+  const texts = emailTexts(locale, { site, identifier, expires })
   const model = {
+    ...texts,
     site,
     identifier,
     url,
-    expires: expires.toUTCString(),
     brandColor: color(theme.brandColor, "#2563eb"),
     buttonText: color(theme.buttonText, "#ffffff"),
     logo: theme.logo && /^https:\/\//i.test(theme.logo) ? theme.logo : undefined,
@@ -59,7 +64,7 @@ export async function sendVerificationRequest(params: SendVerificationRequestPar
   await transportOf(provider).sendMail({
     to: identifier,
     from,
-    subject: `Sign in to ${site}`,
+    subject: texts.subject,
     text: render("email-text", model),
     html: render("email-html", model),
   })

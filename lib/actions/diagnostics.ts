@@ -1,0 +1,354 @@
+/**
+ * `GET diagnostics`: a developer page saying what Gatehouse inferred for this request (base URL
+ * and how, base path and mount path, scheme as seen through proxies, host trust, cookie names and
+ * options, providers and the callback URLs to register) and the mismatches it detects, each with
+ * its fix. HTML, or JSON for `Accept: application/json`. Off in production unless
+ * `diagnostics: true` (dispatch answers 404 then). Never shows a secret, a cookie value or a
+ * token: only names, options and URLs.
+ */
+import type { CookieOptions, ResponseInternal } from "../types.js"
+import type { RequestContext } from "../core/context.js"
+import { cookieSet } from "../core/context.js"
+import { json } from "../core/response.js"
+import { siteOf, type SiteHints } from "../core/site.js"
+import { redirectProxyUrl, redirectUri } from "../providers/oauth/authorization.js"
+import type { OAuthProviderConfig } from "../providers/types.js"
+import { diagnosticsPage } from "../pages/diagnostics.js"
+
+export interface DiagnosticsProblem {
+  /** Stable identifier, e.g. `forwarded-proto-ignored`. */
+  code: string
+  problem: string
+  fix: string
+}
+
+export interface DiagnosticsCookie {
+  /** The option key: `sessionToken`, `csrfToken`, ... */
+  key: string
+  name: string
+  options: Record<string, string | number | boolean>
+}
+
+export interface DiagnosticsProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+  /** OAuth/OIDC: the redirect_uri to register at the provider. */
+  redirectUri?: string
+  /** OAuth/OIDC: the redirect_uri goes through a redirect proxy (`redirectProxyUrl`). */
+  viaRedirectProxy?: boolean
+}
+
+export interface DiagnosticsReport {
+  production: boolean
+  baseUrl: { value: string; source: "AUTH_URL" | "X-Forwarded-*" | "request"; how: string }
+  authUrl: string | null
+  basePath: {
+    value: string
+    configured: string
+    source: "basePath or AUTH_URL path" | "AUTH_URL path" | "default" | "mount path"
+    /** Express's mount path of the router (`req.baseUrl`); null when unknown. */
+    mountPath: string | null
+    agrees: boolean | null
+  }
+  request: {
+    /** The origin this request was made on, as its headers tell (X-Forwarded-* first). */
+    seenOrigin: string | null
+    socketTls: boolean
+    host: string | null
+    xForwardedProto: string | null
+    xForwardedHost: string | null
+    /** Gatehouse took the URL's scheme and host from X-Forwarded-* (no AUTH_URL). */
+    forwardedUsed: boolean
+    /** The scheme Gatehouse uses for this request: cookie names and Secure follow it. */
+    scheme: "http" | "https"
+    express: { trustProxy: string; trustsPeer: boolean | null; protocol: string | null } | null
+  }
+  trustHost: { value: boolean; source: string; how: string }
+  useSecureCookies: { option: boolean | null; effective: boolean; how: string }
+  cookies: DiagnosticsCookie[]
+  session: { strategy: string; maxAge: number; adapter: boolean }
+  secret: { generated: boolean; count: number }
+  providers: DiagnosticsProvider[]
+  problems: DiagnosticsProblem[]
+}
+
+/** The parts of an Express (or Connect, or web) request this page reads; all optional. */
+interface SourceLike {
+  socket?: { encrypted?: boolean; remoteAddress?: string }
+  baseUrl?: unknown
+  protocol?: unknown
+  app?: { get?: (name: string) => unknown }
+  url?: unknown
+}
+
+const MAX_SHOWN = 200
+
+/** A header value as shown: first 200 characters, or null when absent. */
+function shown(value: string | undefined): string | null {
+  return value === undefined ? null : value.slice(0, MAX_SHOWN)
+}
+
+const firstItem = (value: string | undefined) => value?.split(",")[0]?.trim() || undefined
+
+function describeTrustProxy(setting: unknown): string {
+  if (setting === undefined || setting === false) return "false (not set)"
+  if (setting === true) return "true (every proxy)"
+  if (typeof setting === "number") return `${setting} (hop${setting === 1 ? "" : "s"})`
+  if (typeof setting === "string") return JSON.stringify(setting.slice(0, MAX_SHOWN))
+  if (Array.isArray(setting)) return JSON.stringify(setting.map(String)).slice(0, MAX_SHOWN)
+  return typeof setting === "function" ? "a function" : "set"
+}
+
+/** Express's view of the proxy: its `trust proxy` setting, whether it trusts this peer, req.protocol. */
+function expressView(source: SourceLike): DiagnosticsReport["request"]["express"] {
+  const get = source.app?.get
+  if (typeof get !== "function") return null
+  const setting = get.call(source.app, "trust proxy")
+  const trust = get.call(source.app, "trust proxy fn")
+  let trustsPeer: boolean | null = null
+  if (typeof trust === "function") {
+    try {
+      trustsPeer = Boolean((trust as (address: string | undefined, hop: number) => unknown)(source.socket?.remoteAddress, 0))
+    } catch {
+      trustsPeer = null
+    }
+  }
+  let protocol: string | null
+  try {
+    protocol = typeof source.protocol === "string" ? source.protocol : null
+  } catch {
+    protocol = null
+  }
+  return { trustProxy: describeTrustProxy(setting), trustsPeer, protocol }
+}
+
+function socketTlsOf(source: SourceLike): boolean {
+  if (typeof Request !== "undefined" && source instanceof Request) return new URL(source.url).protocol === "https:"
+  return Boolean(source.socket?.encrypted)
+}
+
+function cookieOptions(options: CookieOptions): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {}
+  for (const key of ["httpOnly", "secure", "sameSite", "path", "domain", "maxAge", "partitioned"] as const) {
+    const value = (options as Record<string, unknown>)[key]
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") out[key] = value
+  }
+  return out
+}
+
+/** A URL without credentials, query or fragment. */
+function shownUrl(url: URL): string {
+  return `${url.origin}${url.pathname}`.slice(0, MAX_SHOWN)
+}
+
+const TRUST_HOST_SOURCES: Record<string, string> = {
+  option: "the trustHost option",
+  AUTH_TRUST_HOST: "AUTH_TRUST_HOST",
+  AUTH_URL: "AUTH_URL being set",
+  platform: "a hosting platform that sets the host (VERCEL, CF_PAGES)",
+  development: "NODE_ENV not being production (development default)",
+  default: "the production default",
+}
+
+/** localhost, loopback or a single-label name: what a proxy's upstream usually looks like. */
+function looksInternal(host: string): boolean {
+  const name = host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase()
+  return name === "localhost" || name.endsWith(".localhost") || /^127\./.test(name) || name === "::1" || !name.includes(".")
+}
+
+export function diagnosticsReport(ctx: RequestContext): DiagnosticsReport {
+  const { config, request } = ctx
+  const source = (request.source ?? {}) as SourceLike
+  const socketTls = socketTlsOf(source)
+  const hints: SiteHints = { protocol: socketTls ? "https" : "http", header: request.header }
+  let seenOrigin: string | null
+  try {
+    seenOrigin = siteOf(undefined, hints).origin
+  } catch {
+    seenOrigin = null
+  }
+  const host = request.header("host")
+  const forwardedProto = request.header("x-forwarded-proto")
+  const forwardedHost = request.header("x-forwarded-host")
+  const fwdProto = firstItem(forwardedProto)?.toLowerCase()
+  const fwdHost = firstItem(forwardedHost)
+  const authUrl = config.authUrl
+  const forwardedUsed = !authUrl && Boolean(fwdProto || fwdHost)
+  const scheme = request.secure ? "https" : "http"
+  const express = expressView(source)
+  const mountPath = typeof source.baseUrl === "string" && source.baseUrl ? source.baseUrl : null
+  const authUrlPath = authUrl?.pathname.replace(/\/+$/, "") || undefined
+  const basePathSource: DiagnosticsReport["basePath"]["source"] = !config.basePathExplicit
+    ? mountPath && mountPath !== config.basePath && request.basePath === mountPath
+      ? "mount path"
+      : "default"
+    : authUrlPath === config.basePath
+      ? "AUTH_URL path"
+      : "basePath or AUTH_URL path"
+  const suggestedUrl = `${seenOrigin ?? request.origin}${request.basePath === "/" ? "" : request.basePath}`
+  const trustSource = TRUST_HOST_SOURCES[config.trustHostSource] ?? config.trustHostSource
+  const cookies = cookieSet(config, request.secure)
+  const effectiveSecure = config.useSecureCookies ?? request.secure
+
+  const problems: DiagnosticsProblem[] = []
+  const add = (code: string, problem: string, fix: string) => problems.push({ code, problem, fix })
+
+  if (forwardedUsed && express && express.trustsPeer === false) {
+    add(
+      "forwarded-not-trusted-by-express",
+      `This request carries X-Forwarded-${fwdProto ? `Proto: ${fwdProto}` : `Host: ${fwdHost}`}, but Express's "trust proxy" is ${express.trustProxy}, so it does not trust the proxy: req.protocol is ${express.protocol ?? "http"} and req.secure is false in your own routes, while Gatehouse follows the header (trustHost comes from ${trustSource}). Anyone who reaches the app directly can set these headers.`,
+      `Tell Express how many proxies are in front of the app: app.set("trust proxy", 1). Or set AUTH_URL=${suggestedUrl} so that no request header decides the site's URL.`,
+    )
+  }
+  // Same host, plain http seen, https AUTH_URL: a proxy that terminates TLS without saying so; fine
+  // unless the proxy itself says the browser used http.
+  const seen = seenOrigin ? new URL(seenOrigin) : undefined
+  const httpBehindHttpsUrl = seen?.host === authUrl?.host && seen?.protocol === "http:" && authUrl?.protocol === "https:" && fwdProto !== "http"
+  if (authUrl && seen && seenOrigin !== authUrl.origin && !httpBehindHttpsUrl) {
+    if (seen.host === authUrl.host && seen.protocol === "https:" && authUrl.protocol === "http:") {
+      add(
+        "forwarded-proto-ignored",
+        `This request was made over HTTPS${fwdProto === "https" ? " (X-Forwarded-Proto: https)" : ""}, but AUTH_URL is ${authUrl.origin}, and AUTH_URL wins: callback URLs are http:// and cookies are set without Secure and without the __Secure- prefix.`,
+        `Set AUTH_URL=https://${authUrl.host}${authUrlPath ?? ""}. (Without AUTH_URL, Gatehouse follows X-Forwarded-Proto when the host is trusted; then also app.set("trust proxy", 1).)`,
+      )
+    } else {
+      add(
+        "auth-url-origin-mismatch",
+        `AUTH_URL's origin ${authUrl.origin} differs from the origin this request was made on, ${seenOrigin}: redirects and callback URLs point to ${authUrl.origin}, and cookies the browser holds for ${seenOrigin} are not sent there, so sign-in does not stick.`,
+        `If ${seenOrigin} is the site's public address, set AUTH_URL=${seenOrigin}${authUrlPath ?? ""}; otherwise open the site at ${authUrl.origin}.`,
+      )
+    }
+  }
+  if (authUrlPath && config.basePath !== authUrlPath) {
+    add(
+      "auth-url-path-mismatch",
+      `AUTH_URL's path ${authUrlPath} differs from basePath ${config.basePath}; basePath wins and AUTH_URL's path is ignored.`,
+      `Make them agree: set AUTH_URL=${authUrl?.origin}${config.basePath === "/" ? "" : config.basePath}, or drop the basePath option.`,
+    )
+  }
+  if (mountPath && mountPath !== config.basePath) {
+    if (config.basePathExplicit) {
+      add(
+        "basepath-mount-mismatch",
+        `The router is mounted at ${mountPath} but basePath is ${config.basePath} (from ${basePathSource === "AUTH_URL path" ? "AUTH_URL's path" : "the basePath option or AUTH_URL's path"}): pages, redirects and callback URLs point to ${config.basePath}/..., which this router does not answer unless a proxy maps that prefix.`,
+        `Mount the router where the links point, app.use("${config.basePath}", authRouter(config)), or set basePath (and AUTH_URL's path) to ${mountPath}.`,
+      )
+    } else {
+      add(
+        "basepath-mount-mismatch",
+        `The router is mounted at ${mountPath} but basePath is the default ${config.basePath}: the pages follow the mount path, but requireAuth redirects and the server-side signIn/signOut helpers use ${config.basePath}.`,
+        `Set basePath: "${mountPath}" in the configuration (or AUTH_URL=${seenOrigin ?? request.origin}${mountPath}).`,
+      )
+    }
+  }
+  if (config.useSecureCookies === true && !request.secure) {
+    add(
+      "secure-cookies-over-http",
+      `useSecureCookies is true but this request is served over http as far as Gatehouse can tell: browsers refuse Secure and __Secure- cookies over http (except on localhost), so the session and CSRF cookies are dropped.`,
+      `Serve the site over HTTPS. Behind a TLS-terminating proxy, have it send X-Forwarded-Proto: https and call app.set("trust proxy", 1), or set AUTH_URL=https://...; otherwise remove useSecureCookies.`,
+    )
+  }
+  if (config.useSecureCookies === false && request.secure) {
+    add(
+      "insecure-cookies-over-https",
+      "useSecureCookies is false although the site is served over HTTPS: the session cookie is sent without Secure and can leak over plain http.",
+      "Remove useSecureCookies: false; the default follows the site's scheme.",
+    )
+  }
+  if (!config.trustHost && !authUrl) {
+    add(
+      "untrusted-host",
+      "trustHost is false and AUTH_URL is not set: Gatehouse cannot tell which host it serves.",
+      `Set AUTH_URL=${suggestedUrl}, or trustHost: true (AUTH_TRUST_HOST=true) behind a proxy you control that overwrites Host and X-Forwarded-Host.`,
+    )
+  } else if (!authUrl && config.trustHostSource === "development") {
+    add(
+      "trusthost-development-only",
+      "AUTH_URL is not set and the Host/X-Forwarded-* headers are trusted only because NODE_ENV is not production: in production the router refuses to start (UntrustedHost).",
+      `In production set AUTH_URL=${suggestedUrl}, or trustHost: true (AUTH_TRUST_HOST=true) behind a proxy you control that overwrites Host and X-Forwarded-Host.`,
+    )
+  }
+  if (!authUrl && fwdProto && !fwdHost && host && looksInternal(host) && seenOrigin) {
+    add(
+      "forwarded-host-missing",
+      `X-Forwarded-Proto is set but X-Forwarded-Host is not, and the Host header is ${host.slice(0, MAX_SHOWN)}, which looks like the proxy's upstream address: every URL Gatehouse writes points to ${seenOrigin}.`,
+      "Have the proxy pass the public host (nginx: proxy_set_header Host $host; or set X-Forwarded-Host), or set AUTH_URL to the site's public URL.",
+    )
+  }
+  if (config.generatedSecret) {
+    add(
+      "dev-secret-generated",
+      "No secret is set: a random one was generated for this process, so every session ends when it restarts (and production refuses to start).",
+      "Set AUTH_SECRET (for example the output of `openssl rand -base64 33`), or the secret option.",
+    )
+  }
+
+  const baseUrlHow = authUrl
+    ? `AUTH_URL (${shownUrl(authUrl)}): Host and X-Forwarded-* headers are ignored for URLs and cookie names.`
+    : forwardedUsed
+      ? `This request's X-Forwarded-Proto/X-Forwarded-Host (first value), trusted because trustHost comes from ${trustSource}.`
+      : `This request's connection (${socketTls ? "TLS" : "plain http"}) and Host header, trusted because trustHost comes from ${trustSource}.`
+
+  return {
+    production: config.production,
+    baseUrl: { value: ctx.baseUrl, source: authUrl ? "AUTH_URL" : forwardedUsed ? "X-Forwarded-*" : "request", how: baseUrlHow },
+    authUrl: authUrl ? shownUrl(authUrl) : null,
+    basePath: {
+      value: request.basePath,
+      configured: config.basePath,
+      source: basePathSource,
+      mountPath,
+      agrees: mountPath === null ? null : mountPath === config.basePath,
+    },
+    request: {
+      seenOrigin,
+      socketTls,
+      host: shown(host),
+      xForwardedProto: shown(forwardedProto),
+      xForwardedHost: shown(forwardedHost),
+      forwardedUsed,
+      scheme,
+      express,
+    },
+    trustHost: {
+      value: config.trustHost,
+      source: config.trustHostSource,
+      how: config.trustHost ? `On, from ${trustSource}.` : `Off, from ${trustSource}; URLs come from AUTH_URL only.`,
+    },
+    useSecureCookies: {
+      option: config.useSecureCookies ?? null,
+      effective: effectiveSecure,
+      how:
+        config.useSecureCookies === undefined
+          ? `Not set: follows the site's scheme (${scheme}${authUrl ? ", from AUTH_URL" : ""}).`
+          : `Forced to ${config.useSecureCookies} by the useSecureCookies option.`,
+    },
+    cookies: Object.entries(cookies).map(([key, cookie]) => ({ key, name: cookie.name, options: cookieOptions(cookie.options) })),
+    session: { strategy: config.session.strategy, maxAge: config.session.maxAge, adapter: Boolean(config.adapter) },
+    secret: { generated: config.generatedSecret, count: config.secrets.length },
+    providers: config.providers.list.map((provider) => {
+      const entry: DiagnosticsProvider = {
+        id: provider.id,
+        name: provider.name,
+        type: provider.type,
+        signinUrl: `${ctx.baseUrl}/signin/${provider.id}`,
+        callbackUrl: `${ctx.baseUrl}/callback/${provider.id}`,
+      }
+      if (provider.type === "oauth" || provider.type === "oidc") {
+        const oauth = provider as OAuthProviderConfig
+        entry.redirectUri = redirectUri(ctx, oauth)
+        entry.viaRedirectProxy = Boolean(redirectProxyUrl(ctx, oauth))
+      }
+      return entry
+    }),
+    problems,
+  }
+}
+
+export function diagnostics(ctx: RequestContext): ResponseInternal {
+  const report = diagnosticsReport(ctx)
+  return ctx.wantsJson ? json(report) : diagnosticsPage(ctx, report)
+}

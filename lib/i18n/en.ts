@@ -1,0 +1,64 @@
+/**
+ * The English catalog: every text of the built-in pages and the sign-in email. The other catalogs
+ * must have exactly these keys (the type checks it, and a test). `{name}` marks a value filled in
+ * when the text is used; every text is escaped where it is output.
+ */
+export const en = {
+  "signin.heading": "Sign in",
+  "signin.with": "Sign in with {provider}",
+  "signin.or": "or",
+  "signin.none": "No sign-in method is configured.",
+  "signin.email.label": "Email",
+  "signin.email.placeholder": "you@example.com",
+  "signin.passkey.emailLabel": "Email (to create an account)",
+  "signin.passkey.unsupported": "This browser does not support passkeys.",
+  "signin.passkey.failed": "The passkey sign-in did not complete. Please try again.",
+
+  "signin.error.Signin": "We could not start the sign-in. Please try again, or choose another way to sign in.",
+  "signin.error.OAuthSignin": "We could not reach the sign-in service. Please try again, or choose another way to sign in.",
+  "signin.error.OAuthCallbackError": "The sign-in service sent back an answer we could not accept. Please try again.",
+  "signin.error.OAuthCreateAccount": "We could not create your account with that sign-in service. Please try another way to sign in.",
+  "signin.error.EmailCreateAccount": "We could not create your account for that email address. Please try another way to sign in.",
+  "signin.error.Callback": "Something went wrong while finishing your sign-in. Please try again.",
+  "signin.error.OAuthAccountNotLinked": "This email address is already registered with another sign-in method. Use the method you used first.",
+  "signin.error.EmailSignin": "We could not send the sign-in email. Check the address and try again.",
+  "signin.error.CredentialsSignin": "Those details did not match. Check them and try again.",
+  "signin.error.SessionRequired": "Please sign in to see that page.",
+  "signin.error.MissingCSRF": "The form had expired. Please try again.",
+  "signin.error.WebAuthnVerificationError": "The passkey could not be verified. Please try again, or use another way to sign in.",
+  "signin.error.RateLimited": "Too many attempts. Wait a few minutes, then try again.",
+  "signin.error.default": "We could not sign you in. Please try again.",
+
+  "signout.heading": "Sign out",
+  "signout.question": "Are you sure you want to sign out?",
+  "signout.button": "Sign out",
+
+  "verify.heading": "Check your email",
+  "verify.message": "We sent you a link to sign in. It works once and expires soon.",
+
+  "link.home": "Go to the home page",
+  "link.signInAgain": "Sign in again",
+
+  "error.Configuration.heading": "Server error",
+  "error.Configuration.message": "The sign-in service is not set up correctly. The site's logs say more.",
+  "error.AccessDenied.heading": "Access denied",
+  "error.AccessDenied.message": "You are not allowed to sign in here.",
+  "error.Verification.heading": "This link no longer works",
+  "error.Verification.message": "Sign-in links can be used once and expire after a while. Ask for a new one.",
+  "error.AdapterError.heading": "Temporarily unavailable",
+  "error.AdapterError.message": "Sign-in is unavailable for a moment. Please try again shortly.",
+  "error.default.heading": "Something went wrong",
+  "error.default.message": "We could not complete that request. Please try again.",
+
+  "email.subject": "Sign in to {site}",
+  "email.heading": "Sign in to {site}",
+  "email.intro": "Use this button to sign in as {identifier}.",
+  "email.button": "Sign in",
+  "email.textIntro": "Open this link to sign in as {identifier}:",
+  "email.expires": "The link works once and expires {expires}. If you did not ask for it, ignore this email.",
+} as const
+
+export type MessageKey = keyof typeof en
+
+/** A full catalog: a text for every key. */
+export type Messages = Readonly<Record<MessageKey, string>>

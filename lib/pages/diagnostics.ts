@@ -1,0 +1,17 @@
+/**
+ * The diagnostics page: `views/diagnostics.ejs` in the shared layout, through `pageResponse`
+ * (same CSP without scripts, no-store, frame denial as every built-in page). Plain English: a
+ * developer page, off in production.
+ */
+import type { ResponseInternal } from "../types.js"
+import type { RequestContext } from "../core/context.js"
+import type { DiagnosticsReport } from "../actions/diagnostics.js"
+import { pageResponse } from "./page.js"
+import type { PageTemplate } from "./render.js"
+
+/** The template's name; `render.ts` loads `views/<name>.ejs` for any name it is given. */
+const TEMPLATE = "diagnostics" as string as PageTemplate
+
+export function diagnosticsPage(ctx: Pick<RequestContext, "config">, report: DiagnosticsReport): ResponseInternal {
+  return pageResponse(ctx, TEMPLATE, "Gatehouse diagnostics", { report })
+}
