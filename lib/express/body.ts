@@ -1,8 +1,9 @@
 /**
  * The request body for Gatehouse's POSTs, whether or not the app mounted its own parsers.
- * If a parser already consumed the stream, its result is used (an object as is; a string or
- * Buffer from a text/raw parser is parsed here). Otherwise the body is read within the limit and
- * parsed like the web path (core/body.ts): strings and arrays of strings, never nested objects.
+ * If a parser already consumed the stream, its result is used (an object as is, when the
+ * Content-Type is one Gatehouse reads itself; a string or Buffer from a text/raw parser is parsed
+ * here). Otherwise the body is read within the limit and parsed like the web path (core/body.ts):
+ * strings and arrays of strings, never nested objects.
  */
 import getRawBody from "raw-body"
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "../errors.js"
@@ -39,7 +40,9 @@ export async function readExpressBody(req: GatehouseRequest): Promise<Record<str
   const existing = req.body
   const consumed = req.readableEnded || (req as { _body?: boolean })._body === true
   if (consumed) {
-    if (isPlainObject(existing)) return existing
+    // The app's parser read it first: accept the same content types as when Gatehouse reads it
+    // (a catch-all parser must not make a text/plain or multipart body count as a form).
+    if (isPlainObject(existing)) return bodyKind(req.headers["content-type"], hasBody(req)) === "empty" ? {} : existing
     if (typeof existing === "string") return parseText(req, existing)
     if (Buffer.isBuffer(existing)) return parseText(req, decode(existing))
     return {}
