@@ -1,0 +1,122 @@
+/**
+ * The custom-pages example, as a visitor uses it: the protected page sends them to the app's own
+ * sign-in page (its EJS markup, not Gatehouse's), empty fields and a wrong password are shown on
+ * that page, the right password signs in and lands on the page they asked for, sign-out ends it.
+ */
+import type { Server } from "node:http"
+import type { Express } from "express"
+import supertest from "supertest"
+import { jest } from "@jest/globals"
+
+// Gatehouse logs the refused sign-ins this test makes on purpose.
+jest.spyOn(console, "error").mockImplementation(() => undefined)
+
+const { app } = (await import("../../examples/custom-pages/index.js")) as { app: Express }
+
+let server: Server
+let origin: string
+beforeAll(async () => {
+  server = app.listen(0, "127.0.0.1")
+  await new Promise((listening) => server.once("listening", listening))
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+})
+afterAll(() => new Promise<void>((done) => server.close(() => done())))
+const agent = () => supertest.agent(server)
+
+function hidden(html: string, name: string): string | undefined {
+  return new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html)?.[1]?.replace(/&#34;|&quot;/g, '"').replace(/&amp;/g, "&")
+}
+
+describe("examples/custom-pages", () => {
+  test("requireAuth sends a signed-out visitor to the app's own sign-in page", async () => {
+    const browser = agent()
+    const refused = await browser.get("/account").set("Accept", "text/html").expect(302)
+    const url = new URL(refused.headers.location, origin)
+    expect(url.pathname).toBe("/signin")
+    expect(new URL(url.searchParams.get("callbackUrl")!).pathname).toBe("/account")
+
+    const page = await browser.get(url.pathname + url.search).expect(200)
+    expect(page.headers["content-type"]).toMatch(/text\/html/)
+    expect(page.text).toContain('<section class="acme-card" id="acme-signin">')
+    expect(page.text).toContain("<h1>Sign in to Acme</h1>")
+    expect(page.text).toContain('<form method="post" action="/signin" novalidate>')
+    expect(hidden(page.text, "providerId")).toBe("credentials")
+    expect(hidden(page.text, "redirectTo")).toBe("/account")
+    expect(page.text).not.toContain(`id="form-errors"`)
+    // Gatehouse's built-in page now redirects here too.
+    const builtIn = await browser.get("/auth/signin").expect(302)
+    expect(new URL(builtIn.headers.location, origin).pathname).toBe("/signin")
+  })
+
+  test("empty fields are shown next to each field", async () => {
+    const response = await agent().post("/signin").type("form").send({ providerId: "credentials", redirectTo: "/account", username: "", password: "" }).expect(400)
+    expect(response.text).toContain('<p class="field-error" id="username-error">Enter your username.</p>')
+    expect(response.text).toContain('<p class="field-error" id="password-error">Enter your password.</p>')
+    expect(response.text).toContain('aria-invalid="true"')
+  })
+
+  test("signInAction's own field errors (an unknown provider) are shown", async () => {
+    const response = await agent().post("/signin").type("form").send({ providerId: "nope", username: "demo", password: "demo" }).expect(400)
+    expect(response.text).toContain("providerId: No provider has this id")
+    expect(response.headers["set-cookie"]).toBeUndefined()
+  })
+
+  test("a wrong password shows the form error on the same page and signs no one in", async () => {
+    const browser = agent()
+    const response = await browser.post("/signin").type("form").send({ providerId: "credentials", redirectTo: "/account", username: "demo", password: "wrong" }).expect(401)
+    expect(response.text).toContain('<div class="form-error" role="alert" id="form-errors">')
+    expect(response.text).toContain("Wrong username or password.")
+    expect(response.text).toContain('value="demo"')
+    expect(response.text).toContain('id="acme-signin"')
+    expect(String(response.headers["set-cookie"] ?? "")).not.toContain("authjs.session-token=e")
+    const unknown = await browser.post("/signin").type("form").send({ providerId: "credentials", username: "nobody", password: "wrong" }).expect(401)
+    expect(unknown.text).toContain("Wrong username or password.")
+    await browser.get("/account").set("Accept", "text/html").expect(302)
+  })
+
+  test("an error Gatehouse puts in the URL is shown, unknown ones generically", async () => {
+    const known = await agent().get("/signin?error=CredentialsSignin&code=credentials").expect(200)
+    expect(known.text).toContain("Wrong username or password.")
+    const unknown = await agent().get("/signin?error=%3Cscript%3E").expect(200)
+    expect(unknown.text).toContain("Something went wrong. Please try again.")
+    expect(unknown.text).not.toContain("<script>")
+  })
+
+  test("the right password signs in, lands on the page asked for, and sign-out ends the session", async () => {
+    const browser = agent()
+    const signedIn = await browser.post("/signin").type("form").send({ providerId: "credentials", redirectTo: "/account", username: "demo", password: "demo" }).expect(302)
+    expect(new URL(signedIn.headers.location, origin).pathname).toBe("/account")
+    const account = await browser.get("/account").set("Accept", "text/html").expect(200)
+    expect(account.text).toContain('<strong id="account-name">Demo User</strong>')
+    const home = await browser.get("/").expect(200)
+    expect(home.text).toContain("Welcome back, Demo User")
+    // Signed in, the sign-in page sends the visitor on.
+    const again = await browser.get("/signin?callbackUrl=%2Faccount").expect(302)
+    expect(again.headers.location).toBe("/account")
+
+    const signedOut = await browser.post("/signout").type("form").send({ redirectTo: "/" }).expect(302)
+    expect(new URL(signedOut.headers.location, origin).pathname).toBe("/")
+    await browser.get("/account").set("Accept", "text/html").expect(302)
+  })
+
+  test("another site's callbackUrl never becomes the redirect", async () => {
+    const page = await agent().get("/signin?callbackUrl=https%3A%2F%2Fevil.example%2Fx").expect(200)
+    expect(hidden(page.text, "redirectTo")).toBe("/")
+    const browser = agent()
+    const signedIn = await browser.post("/signin").type("form").send({ providerId: "credentials", redirectTo: "https://evil.example/x", username: "demo", password: "demo" }).expect(302)
+    expect(new URL(signedIn.headers.location, origin).origin).toBe(origin)
+  })
+
+  test("a cross-site post to the app's sign-in route is refused", async () => {
+    const response = await agent().post("/signin").set("Origin", "https://evil.example").type("form").send({ providerId: "credentials", username: "demo", password: "demo" }).expect(400)
+    expect(response.text).toContain("The form expired")
+    expect(response.headers["set-cookie"]).toBeUndefined()
+  })
+
+  test("/login redirects to the custom page through signIn()", async () => {
+    const response = await agent().get("/login").expect(302)
+    const url = new URL(response.headers.location, origin)
+    expect(url.pathname).toBe("/signin")
+    expect(new URL(url.searchParams.get("callbackUrl")!, origin).pathname).toBe("/account")
+  })
+})
