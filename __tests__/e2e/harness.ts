@@ -400,3 +400,28 @@ export async function recordCeremonies(context: BrowserContext): Promise<Ceremon
     },
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Flows that leave the site (an OpenID provider's pages) or read a mail.
+
+/**
+ * What the watcher recorded that concerns `origin`'s own pages: console errors about another
+ * origin's documents or resources (an OpenID provider's login page, its 401 status line, its
+ * favicon) are left out, as is the site's favicon; CSP violations are those of `origin`'s
+ * documents. Page errors and dialogs are kept whole (they name no origin).
+ */
+export function complaintsOn(watched: Watched, origin: string): Pick<Watched, "consoleErrors" | "violations" | "pageErrors" | "dialogs"> {
+  const sameOrigin = (url: string) => {
+    try {
+      return new URL(url).origin === origin
+    } catch {
+      return false
+    }
+  }
+  return {
+    consoleErrors: watched.consoleErrors.filter((entry) => !isFaviconNoise(entry) && (entry.url === "" || sameOrigin(entry.url))),
+    violations: watched.violations.filter((violation) => sameOrigin(violation.documentURI)),
+    pageErrors: [...watched.pageErrors],
+    dialogs: [...watched.dialogs],
+  }
+}
