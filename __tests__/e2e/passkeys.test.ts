@@ -93,7 +93,8 @@ function expectClean(watched: Watched) {
   expect(watched.dialogs).toEqual([])
 }
 
-const passkeyEmail = (page: Page) => page.getByLabel("Email", { exact: true })
+// The page also has the magic-link form, whose field is labelled "Email" too.
+const passkeyEmail = (page: Page) => page.locator("form").filter({ has: page.getByRole("button", { name: "Sign in with Passkey" }) }).getByLabel("Email", { exact: true })
 const passkeyButton = (page: Page) => page.getByRole("button", { name: "Sign in with Passkey" })
 
 /** CDP reports ids and user handles in base64; Gatehouse stores credential ids in base64url. */

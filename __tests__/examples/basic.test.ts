@@ -1,7 +1,9 @@
 /**
  * The basic example, used the way the README tells a visitor to: open the home page, try the
- * dashboard, sign in as demo/demo through the built-in page's form, sign out.
+ * dashboard, sign in as demo/demo through the built-in page's form, sign out; and sign in with a
+ * magic link printed on the console (no SMTP_URL).
  */
+import { jest } from "@jest/globals"
 import type { Server } from "node:http"
 import type { Express } from "express"
 import supertest from "supertest"
@@ -25,10 +27,12 @@ function formFields(html: string): Record<string, string> {
   return fields
 }
 
-function formAction(html: string): string {
-  const match = /<form method="post" action="([^"]+)">/.exec(html)
-  if (!match) throw new Error("no form on the page")
-  return new URL(match[1]!).pathname
+/** The path of the page's form posting to `to` (the sign-in page has several forms). */
+function formAction(html: string, to = "/auth/callback/credentials"): string {
+  for (const match of html.matchAll(/<form method="post" action="([^"]+)">/g)) {
+    if (new URL(match[1]!).pathname === to) return to
+  }
+  throw new Error(`no form posting to ${to} on the page`)
 }
 
 describe("examples/basic", () => {
@@ -72,13 +76,42 @@ describe("examples/basic", () => {
     await agent.get("/api/me").expect(401)
   })
 
+  test("without SMTP_URL, the magic link is printed on the console and signs the visitor in once", async () => {
+    const printed: string[] = []
+    const log = jest.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(" ")))
+    try {
+      const agent = request.agent()
+      const page = await agent.get("/auth/signin").expect(200)
+      expect(page.text).toContain('type="email"')
+      const asked = await agent
+        .post(formAction(page.text, "/auth/signin/nodemailer"))
+        .type("form")
+        .send({ ...formFields(page.text), email: "visitor@example.com" })
+        .expect(302)
+      expect(new URL(asked.headers.location).pathname).toBe("/auth/verify-request")
+      const line = printed.find((text) => text.includes("[mail] Sign in:"))
+      expect(line).toContain("[mail] To: visitor@example.com")
+      const link = new URL(/\[mail\] Sign in: (\S+)/.exec(line!)![1]!)
+      expect(link.pathname).toBe("/auth/callback/nodemailer")
+
+      await agent.get(link.pathname + link.search).expect(302)
+      const me = await agent.get("/api/me").expect(200)
+      expect(me.body.user).toMatchObject({ email: "visitor@example.com" })
+      // Used once: a second visit is refused.
+      const again = await request.agent().get(link.pathname + link.search).expect(302)
+      expect(again.headers.location).toContain("error=Verification")
+    } finally {
+      log.mockRestore()
+    }
+  })
+
   test("signing out through the confirmation page ends the session", async () => {
     const agent = request.agent()
     const page = await agent.get("/auth/signin")
     await agent.post(formAction(page.text)).type("form").send({ ...formFields(page.text), username: "demo", password: "demo" }).expect(302)
     await agent.get("/api/me").expect(200)
     const confirm = await agent.get("/auth/signout").expect(200)
-    await agent.post(formAction(confirm.text)).type("form").send(formFields(confirm.text)).expect(302)
+    await agent.post(formAction(confirm.text, "/auth/signout")).type("form").send(formFields(confirm.text)).expect(302)
     await agent.get("/api/me").expect(401)
   })
 })

@@ -1,12 +1,15 @@
-// The basic example: a credentials sign-in with a demo user and passkeys, users and sessions in
-// the embedded SQLite database (examples/basic/gatehouse.sqlite, or DATABASE_URL).
+// The basic example: a credentials sign-in with a demo user, email magic links and passkeys, users
+// and sessions in the embedded SQLite database (examples/basic/gatehouse.sqlite, or DATABASE_URL).
 // Run it with `npm run example` and open http://localhost:3000 (user "demo", password "demo").
+// Magic links are mailed through SMTP_URL when it is set (EMAIL_FROM for the sender); without it,
+// the link is printed on this console.
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 import express from "express"
 import { authRouter, authSession, requireAuth } from "gatehouse"
 import Credentials from "gatehouse/providers/credentials"
+import Nodemailer from "gatehouse/providers/nodemailer"
 import Passkey from "gatehouse/providers/passkey"
 import { SqlAdapter, migrate } from "gatehouse/adapters/sql"
 
@@ -51,6 +54,14 @@ export const authConfig = {
     // Passkeys: new users give an email and register one; then they sign in with it. Browsers
     // allow passkeys on http://localhost (a secure context), not on http://127.0.0.1.
     Passkey(),
+    // Magic links: by SMTP when SMTP_URL is set; otherwise printed here, for development.
+    process.env.SMTP_URL
+      ? Nodemailer({ server: process.env.SMTP_URL, from: process.env.EMAIL_FROM ?? "Gatehouse example <no-reply@example.com>" })
+      : Nodemailer({
+          async sendVerificationRequest({ identifier, url, expires }) {
+            console.log(`\n[mail] To: ${identifier}\n[mail] Sign in: ${url}\n[mail] (valid until ${expires.toISOString()})\n`)
+          },
+        }),
   ],
   theme: { brandColor: "#0f766e" },
 }
