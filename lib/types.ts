@@ -1,7 +1,9 @@
 /**
  * Public types: the configuration record, sessions, tokens, callbacks and events, following the
  * spec's tables. Provider-specific types live in `providers/types.ts`, adapter types in
- * `adapters.ts`, callback and event types in `callbacks.ts`.
+ * `adapters.ts`, callback and event types in `callbacks.ts`. Kept as one file although it is a
+ * little over 300 lines: it is declarations only, read as the reference of `AuthConfig`, and the
+ * README's options table is checked against it (__tests__/docs).
  */
 import type { IncomingMessage } from "node:http"
 import type { Adapter } from "./adapters.js"
