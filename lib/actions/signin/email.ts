@@ -14,6 +14,7 @@ import { pageUrl } from "../../core/pages-url.js"
 import { redirect } from "../../core/response.js"
 import type { EmailProviderConfig } from "../../providers/types.js"
 import { emailIdentifier } from "../../providers/email/identifier.js"
+import { canonicalMailbox } from "../../providers/email/mailbox.js"
 import { hashToken, newToken } from "../../providers/email/token.js"
 import { authorizeSignIn } from "../callback/login.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
@@ -25,7 +26,8 @@ export async function emailSignin(ctx: RequestContext, provider: EmailProviderCo
   const posted = bodyString(ctx.request, "email")
   if (posted === undefined) throw new EmailSignInError("No single email address was posted")
   const identifier = emailIdentifier(provider, posted)
-  await enforceRateLimit(ctx.config, "email", ctx.request.clientAddress, identifier)
+  // Counted per inbox: sub-addresses and dotted Gmail spellings of one mailbox share a limit.
+  await enforceRateLimit(ctx.config, "email", ctx.request.clientAddress, canonicalMailbox(identifier))
 
   const user = (await adapter.getUserByEmail(identifier)) ?? { id: randomUUID(), email: identifier, emailVerified: null }
   const account = { providerAccountId: identifier, userId: user.id, type: "email" as const, provider: provider.id }
