@@ -17,9 +17,9 @@ afterEach(() => {
 })
 
 /** Sets the environment first (AUTH_URL is read when the configuration is resolved), then builds the site. */
-async function siteWith(env: Record<string, string | undefined>, config: Partial<AuthConfig>): Promise<Site> {
+async function siteWith(env: Record<string, string | undefined>, config: Partial<AuthConfig>, trustProxy?: unknown): Promise<Site> {
   restores.push(withEnv({ AUTH_URL: undefined, NEXTAUTH_URL: undefined, AUTH_TRUST_HOST: undefined, ...env }))
-  return startSite({ config })
+  return startSite({ config, trustProxy })
 }
 
 const FORGED: Array<[string, Record<string, string>]> = [
@@ -60,9 +60,26 @@ describe.each(MODES)("HOST-02 with AUTH_URL set (%s)", (_mode, env, config) => {
   })
 })
 
-describe("HOST-02 controls", () => {
-  it("without AUTH_URL, a trusted X-Forwarded-Host does shape the link (the documented proxy mode)", async () => {
+describe("HOST-02 without AUTH_URL (trustHost, the default outside production), Express not trusting the hop", () => {
+  // Issue #12: X-Forwarded-* were believed here, so a stranger could have a live link mailed on
+  // their own host. Now only the Host header counts (the request reaches the app directly).
+  it.each(FORGED.filter(([name]) => !name.startsWith("Host:")))("%s never shapes the link", async (_name, headers) => {
     const site = await siteWith({}, { trustHost: true })
+    const agent = site.agent()
+    const token = (await agent.get("/auth/csrf").set(headers).expect(200)).body.csrfToken as string
+    const response = await agent.post("/auth/signin/nodemailer").set(headers).type("form").send({ csrfToken: token, email: ALICE })
+    expect(location(response).origin).toBe(site.url)
+    const [mail] = await site.smtp.waitFor(1)
+    expect(linkIn(mail!).origin).toBe(site.url)
+    expect(new URL(linkIn(mail!).searchParams.get("callbackUrl")!).origin).toBe(site.url)
+    expect(mail!.raw).not.toContain("evil.example")
+    expect(JSON.stringify(response.headers)).not.toContain("evil.example")
+  })
+})
+
+describe("HOST-02 controls", () => {
+  it("without AUTH_URL, X-Forwarded-Host from a hop Express trusts (trust proxy) does shape the link (the documented proxy mode)", async () => {
+    const site = await siteWith({}, { trustHost: true }, "loopback")
     // (Plain http: an https proxy would make the cookies Secure, which this http client does not send back.)
     const headers = { "X-Forwarded-Host": "proxy.example" }
     const agent = site.agent()

@@ -31,6 +31,8 @@ export interface SiteOptions {
   /** More configuration (callbacks, events, session, pages, theme...). */
   config?: Partial<AuthConfig>
   smtp?: SinkOptions
+  /** Express's `trust proxy` setting (forwarded headers count only from a trusted hop). */
+  trustProxy?: unknown
 }
 
 export interface Site {
@@ -63,7 +65,9 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
   const config = testConfig({ providers, adapter, logger: { error: errors }, ...options.config })
   let server: Awaited<ReturnType<typeof serve>>
   try {
-    server = await serve(makeApp(config))
+    const app = makeApp(config)
+    if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy)
+    server = await serve(app)
   } catch (error) {
     await smtp.close()
     throw error

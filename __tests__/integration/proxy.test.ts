@@ -6,7 +6,7 @@
  *
  * (a) `app.set("trust proxy", 1)` and `trustHost`: Gatehouse follows X-Forwarded-*.
  * (b) `AUTH_URL=https://…` and nothing else: the proxy need not send any X-Forwarded-* header.
- * (c) neither: what happens is tested and documented (see the cases).
+ * (c) neither: X-Forwarded-* from an untrusted hop are ignored (issue #12); see the cases.
  *
  * In (a) and (b), sign-in (credentials and a real OpenID Connect flow against the local IdP),
  * the callbacks and `getSession` in an app route agree on `https://<proxy host>` and on the
@@ -285,15 +285,17 @@ describe("(b) AUTH_URL=https://<proxy>/auth, no trust proxy, and a proxy that se
 })
 
 describe("(c) neither trust proxy nor AUTH_URL", () => {
-  test("outside production the host is trusted by default, so X-Forwarded-* still decide (https, secure cookies), while the app's req.protocol says http", async () => {
+  test("X-Forwarded-* from a hop Express does not trust are ignored (issue #12): the Host header and the connection decide, as for req.protocol", async () => {
     const site = await startSite({ mode: "forwarded" })
     const agent = site.agent()
     const { response } = await csrfAt(agent)
-    expect(findCookie(response, "__Host-authjs.csrf-token")?.secure).toBe(true)
+    expect(findCookie(response, "authjs.csrf-token")?.secure).toBeFalsy()
+    expect(findCookie(response, "__Host-authjs.csrf-token")).toBeUndefined()
     const providers = await agent.get("/auth/providers").expect(200)
-    expect(providers.body[0].callbackUrl).toBe(`${site.proxy.origin}/auth/callback/credentials`)
+    expect(providers.body[0].callbackUrl).not.toBe(`${site.proxy.origin}/auth/callback/credentials`)
+    expect(providers.body[0].callbackUrl).toMatch(/^http:\/\//)
     const whoami = await agent.get("/whoami").expect(200)
-    // Express without trust proxy: the connection's scheme and the proxy's address.
+    // Express without trust proxy: the connection's scheme, and Gatehouse agrees with it.
     expect(whoami.body.protocol).toBe("http")
   })
 

@@ -262,6 +262,8 @@ describe("on HTTPS: the __Secure- session cookie and the __Host- CSRF cookie", (
 
   test("an @auth/core sign-in at an https origin is accepted by Gatehouse behind a TLS proxy, and the other way round", async () => {
     const app = makeApp(testConfig({ trustHost: true }))
+    // The TLS proxy in front is a hop Express trusts, so its X-Forwarded-* count.
+    app.set("trust proxy", "loopback")
     const https = (path: string) => `https://localhost:3000${path}`
     const config = authjsConfig(SECRET)
 

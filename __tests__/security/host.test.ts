@@ -101,6 +101,8 @@ describe("HOST-04 malformed and duplicated host headers", () => {
   beforeAll(async () => {
     process.env.NODE_ENV = "test"
     const t = buildApp(undefined, { trustHost: true }).app
+    // The forwarding hop is trusted, so X-Forwarded-* are read (and must be well formed).
+    t.set("trust proxy", "loopback")
     trusted = { ...(await listen(t)), app: t }
     const f = buildApp(AUTH_URL).app
     fixed = { ...(await listen(f)), app: f }
@@ -178,10 +180,18 @@ describe("HOST-05 cookie security follows trusted transport only", () => {
     for (const c of cookies) expect(c.secure).toBeFalsy()
   })
 
-  it("trustHost on behind a proxy that says https: prefixed names and Secure", async () => {
-    const cookies = await signInWith(buildApp(undefined, { trustHost: true }).app, { "X-Forwarded-Proto": "https" })
+  it("trustHost on behind a trusted proxy (trust proxy) that says https: prefixed names and Secure", async () => {
+    const { app } = buildApp(undefined, { trustHost: true })
+    app.set("trust proxy", "loopback")
+    const cookies = await signInWith(app, { "X-Forwarded-Proto": "https" })
     expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([TLS_CSRF, TLS_SESSION]))
     for (const c of cookies) expect(c.secure).toBe(true)
+  })
+
+  it("trustHost on, but Express does not trust the hop: X-Forwarded-Proto: https is ignored (issue #12)", async () => {
+    const cookies = await signInWith(buildApp(undefined, { trustHost: true }).app, { "X-Forwarded-Proto": "https" })
+    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([CSRF, SESSION]))
+    for (const c of cookies) expect(c.secure).toBeFalsy()
   })
 
   it("an https AUTH_URL: prefixed names and Secure whatever the connection", async () => {

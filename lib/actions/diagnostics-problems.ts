@@ -25,6 +25,8 @@ export interface ProblemFacts {
   seenOrigin: string | null
   express: { trustProxy: string; trustsPeer: boolean | null; protocol: string | null } | null
   forwardedUsed: boolean
+  /** X-Forwarded-* were sent (used or not) and AUTH_URL is not set. */
+  forwardedSent: boolean
   mountPath: string | null
   basePathSource: string
   /** The URL to suggest for AUTH_URL. */
@@ -42,15 +44,15 @@ function looksInternal(host: string): boolean {
 }
 
 export function findProblems(facts: ProblemFacts): DiagnosticsProblem[] {
-  const { config, request, host, fwdProto, fwdHost, authUrl, authUrlPath, seenOrigin, express, forwardedUsed, mountPath, basePathSource, suggestedUrl, trustSource } = facts
+  const { config, request, host, fwdProto, fwdHost, authUrl, authUrlPath, seenOrigin, express, forwardedUsed, forwardedSent, mountPath, basePathSource, suggestedUrl, trustSource } = facts
   const problems: DiagnosticsProblem[] = []
   const add = (code: string, problem: string, fix: string) => problems.push({ code, problem, fix })
 
 
-  if (forwardedUsed && express && express.trustsPeer === false) {
+  if (forwardedSent && !forwardedUsed) {
     add(
       "forwarded-not-trusted-by-express",
-      `This request carries X-Forwarded-${fwdProto ? `Proto: ${fwdProto}` : `Host: ${fwdHost}`}, but Express's "trust proxy" is ${express.trustProxy}, so it does not trust the proxy: req.protocol is ${express.protocol ?? "http"} and req.secure is false in your own routes, while Gatehouse follows the header (trustHost comes from ${trustSource}). Anyone who reaches the app directly can set these headers.`,
+      `This request carries X-Forwarded-${fwdProto ? `Proto: ${fwdProto}` : `Host: ${fwdHost}`}, but ${express ? `Express's "trust proxy" is ${express.trustProxy}, so it does not trust the proxy` : "this is not an Express app, so no proxy is trusted"}: Gatehouse ignores the header, as Express does (req.protocol is ${express?.protocol ?? "http"}), and builds links and callback URLs from the Host header and the connection (${seenOrigin ?? "unknown"}). Anyone who reaches the app directly could set these headers, which is why an untrusted hop is not believed.`,
       `Tell Express how many proxies are in front of the app: app.set("trust proxy", 1). Or set AUTH_URL=${suggestedUrl} so that no request header decides the site's URL.`,
     )
   }

@@ -154,7 +154,9 @@ export function diagnosticsReport(ctx: RequestContext): DiagnosticsReport {
   const { config, request } = ctx
   const source = (request.source ?? {}) as SourceLike
   const socketTls = socketTlsOf(source)
-  const hints: SiteHints = { protocol: socketTls ? "https" : "http", header: request.header }
+  const express = expressView(source)
+  // The actions read X-Forwarded-* only from a hop Express trusts; the page shows the same.
+  const hints: SiteHints = { protocol: socketTls ? "https" : "http", header: request.header, trustForwarded: () => request.trustForwarded?.() === true }
   let seenOrigin: string | null
   try {
     seenOrigin = siteOf(undefined, hints).origin
@@ -167,9 +169,9 @@ export function diagnosticsReport(ctx: RequestContext): DiagnosticsReport {
   const fwdProto = firstItem(forwardedProto)?.toLowerCase()
   const fwdHost = firstItem(forwardedHost)
   const authUrl = config.authUrl
-  const forwardedUsed = !authUrl && Boolean(fwdProto || fwdHost)
+  const forwardedSent = !authUrl && Boolean(fwdProto || fwdHost)
+  const forwardedUsed = forwardedSent && request.trustForwarded?.() === true
   const scheme = request.secure ? "https" : "http"
-  const express = expressView(source)
   const mountPath = typeof source.baseUrl === "string" && source.baseUrl ? source.baseUrl : null
   const authUrlPath = authUrl?.pathname.replace(/\/+$/, "") || undefined
   const basePathSource: DiagnosticsReport["basePath"]["source"] = !config.basePathExplicit
@@ -195,6 +197,7 @@ export function diagnosticsReport(ctx: RequestContext): DiagnosticsReport {
     seenOrigin,
     express,
     forwardedUsed,
+    forwardedSent,
     mountPath,
     basePathSource,
     suggestedUrl,

@@ -13,7 +13,7 @@ import { publicError } from "./error-outcome.js"
 import { createLogger } from "./logger.js"
 import { publicMessage } from "../pages/messages.js"
 import { json } from "./response.js"
-import { siteOf } from "./site.js"
+import { siteOf, TRUSTED } from "./site.js"
 import { requestedAsset, toInternalRequest, toWebResponse } from "./web.js"
 import { assetResponse } from "../pages/assets.js"
 import { raw } from "./symbols.js"
@@ -84,6 +84,6 @@ export function createActionURL(
   const bag = headers instanceof Headers ? headers : new Headers(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
   const read = (name: string) => bag.get(name) ?? undefined
   const scheme = protocol.replace(/:$/, "").toLowerCase() === "http" ? "http" : "https"
-  const { origin } = siteOf(settings.url, { protocol: scheme, header: read })
+  const { origin } = siteOf(settings.url, { protocol: scheme, header: read, trustForwarded: TRUSTED })
   return new URL(`${origin}${basePath === "/" ? "" : basePath}/${action}`)
 }

@@ -39,6 +39,11 @@ export interface InternalRequest {
    */
   clientAddress?: string
   header(name: string): string | undefined
+  /**
+   * Whether the hop that sent the request may set X-Forwarded-* (Express: `trust proxy`; the
+   * web-standard core: always, as Auth.js). Absent: never.
+   */
+  trustForwarded?: () => boolean
   /** The request as the framework gave it, for callbacks that receive the request. */
   source: AuthRequestLike
   /** A web Request for this request, built on first call. */

@@ -21,12 +21,12 @@ export function requestedAsset(request: Request, config: ResolvedConfig): string
 import type { InternalRequest } from "./request.js"
 import { COMMON_HEADERS, JSON_CONTENT_TYPE, serializeJson } from "./response.js"
 import { setCookieLines } from "./set-cookie.js"
-import { siteOf } from "./site.js"
+import { siteOf, TRUSTED } from "./site.js"
 
 export function toInternalRequest(request: Request, config: ResolvedConfig): InternalRequest {
   const url = new URL(request.url)
   const header = (name: string) => request.headers.get(name) ?? (name === "host" ? url.host : undefined)
-  const site = siteOf(config.authUrl, { protocol: url.protocol === "https:" ? "https" : "http", header })
+  const site = siteOf(config.authUrl, { protocol: url.protocol === "https:" ? "https" : "http", header, trustForwarded: TRUSTED })
   const path = pathUnderBase(url, config)
   const parsed = path === undefined ? null : parseActionPath(path)
   if (!parsed) throw new UnknownAction(`No action at ${url.pathname}`)
@@ -42,6 +42,7 @@ export function toInternalRequest(request: Request, config: ResolvedConfig): Int
     readBody: () => readWebBody(request),
     cookies: parseCookies(request.headers.get("cookie") ?? ""),
     header,
+    trustForwarded: TRUSTED,
     source: request,
     webRequest: () => request,
   }

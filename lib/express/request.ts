@@ -35,8 +35,26 @@ export function headerOf(req: GatehouseRequest): (name: string) => string | unde
   }
 }
 
+type TrustFn = (address: string, hop: number) => boolean
+
+/**
+ * Does the app trust the hop that sent `req` to speak for the client? Express's compiled
+ * `trust proxy` setting, asked about the socket's peer exactly as `req.protocol` and `req.host`
+ * ask it. Without an Express app (Connect, node:http) nothing is trusted: set AUTH_URL there.
+ */
+export function trustsForwarded(req: GatehouseRequest): boolean {
+  const app = (req as { app?: { get?: (name: string) => unknown } }).app
+  const trust = typeof app?.get === "function" ? app.get("trust proxy fn") : undefined
+  const peer = req.socket?.remoteAddress
+  return typeof trust === "function" && peer !== undefined && (trust as TrustFn)(peer, 0) === true
+}
+
 export function hintsOf(req: GatehouseRequest): SiteHints {
-  return { protocol: (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http", header: headerOf(req) }
+  return {
+    protocol: (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http",
+    header: headerOf(req),
+    trustForwarded: () => trustsForwarded(req),
+  }
 }
 
 /** Is this request's site served over HTTPS (for the cookie names)? Cheap: no host parsing. */
@@ -105,7 +123,8 @@ export interface InternalRequestInput {
 }
 
 export function toInternalRequest(req: GatehouseRequest, config: ResolvedConfig, input: InternalRequestInput): InternalRequest {
-  const site = siteOf(config.authUrl, hintsOf(req))
+  const hints = hintsOf(req)
+  const site = siteOf(config.authUrl, hints)
   const { search } = splitUrl(originalUrlOf(req))
   const internal: InternalRequest = {
     method: (input.method ?? req.method ?? "GET").toUpperCase(),
@@ -119,7 +138,8 @@ export function toInternalRequest(req: GatehouseRequest, config: ResolvedConfig,
     readBody: input.body ? undefined : () => readExpressBody(req),
     cookies: cookiesOf(req),
     clientAddress: clientAddress(req as Parameters<typeof clientAddress>[0]),
-    header: headerOf(req),
+    header: hints.header,
+    trustForwarded: hints.trustForwarded,
     source: req as InternalRequest["source"],
     webRequest: webRequestOf(req, site.origin, () => internal.body),
     serverAction: input.serverAction,
