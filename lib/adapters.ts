@@ -36,6 +36,21 @@ export interface AdapterSession {
   sessionToken: string
   userId: string
   expires: Date
+  /**
+   * Gatehouse's session facts (optional: Auth.js adapters neither store nor return them). Written
+   * only to adapters that have `listSessionsByUserId`, which store them.
+   */
+  createdAt?: Date | null
+  /** Updated at most once per `session.updateAge`. */
+  lastSeenAt?: Date | null
+  userAgent?: string | null
+  ip?: string | null
+}
+
+/** Options of `deleteSessionsByUserId`. */
+export interface DeleteSessionsOptions {
+  /** A session token to keep (the caller's own session, for "sign out everywhere else"). */
+  except?: string
 }
 
 export interface VerificationToken {
@@ -74,6 +89,10 @@ export interface Adapter {
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
   ): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  /** Gatehouse extension: the user's sessions (any order; expired ones may be included). */
+  listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
+  /** Gatehouse extension: deletes every session of the user but `options.except`; returns how many. */
+  deleteSessionsByUserId?(userId: string, options?: DeleteSessionsOptions): Awaitable<number>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
   getAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>

@@ -58,5 +58,14 @@ export interface EventCallbacks {
   updateUser?: (message: { user: User }) => Awaitable<void>
   linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser | Profile }) => Awaitable<void>
   session?: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>
+  /** Sessions were revoked (`revokeSession`, `revokeOtherSessions`, `revokeUserSessions`, or the HTTP action). */
+  revokeSession?: (message: RevokeSessionMessage) => Awaitable<void>
+}
+
+export interface RevokeSessionMessage {
+  userId: string
+  /** "session": the one session `sessionId`; "others": every session but the caller's; "user": every session. */
+  scope: "session" | "others" | "user"
+  sessionId?: string
 }
 

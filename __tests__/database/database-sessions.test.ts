@@ -83,11 +83,15 @@ describe.each(ENGINE_NAMES)("database sessions on %s", (name) => {
     expect((await db.session(token))?.userId).toBe("user-alice")
   })
 
-  it("GET /auth/session and requireAuth: one getSessionAndUser per request, no updateSession when not due", async () => {
+  it("GET /auth/session and requireAuth: one getSessionAndUser per request (past the one-second cache), no updateSession when not due", async () => {
     const { agent, adapter } = setup()
     const { token } = await signedIn(agent)
     const row = await db.session(token)
     adapter.getSessionAndUser.mockClear()
+    // Each request comes more than a second after the last: this process's cache no longer answers.
+    let clock = Date.now()
+    jest.spyOn(Date, "now").mockImplementation(() => clock)
+    const later = () => (clock += 1001)
 
     const session = await agent.get("/auth/session").expect(200)
     expect(session.body).toEqual({ user: ALICE, expires: row!.expires.toISOString() })
@@ -96,16 +100,23 @@ describe.each(ENGINE_NAMES)("database sessions on %s", (name) => {
     expect(findCookie(session, SESSION)).toBeUndefined()
 
     adapter.getSessionAndUser.mockClear()
+    later()
     const page = await agent.get("/dashboard").set("Accept", "text/html").expect(200)
     expect(page.text).toContain("Dashboard of Alice")
     expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1)
 
     adapter.getSessionAndUser.mockClear()
+    later()
     const api = await agent.get("/api/me").set("Accept", "application/json").expect(200)
     expect(api.body.user).toEqual(ALICE)
     expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1)
     expect(adapter.updateSession).not.toHaveBeenCalled()
     expect(findCookie(api, SESSION)).toBeUndefined()
+
+    // Within the second, the same process answers from its cache (revocations drop entries at once).
+    adapter.getSessionAndUser.mockClear()
+    await agent.get("/api/me").set("Accept", "application/json").expect(200)
+    expect(adapter.getSessionAndUser).not.toHaveBeenCalled()
   })
 
   it("with updateAge 0 every read moves the expiry: updateSession, the row and a new cookie", async () => {
@@ -120,7 +131,8 @@ describe.each(ENGINE_NAMES)("database sessions on %s", (name) => {
       adapter.updateSession.mockClear()
       const read = await agent.get("/auth/session").expect(200)
       expect(adapter.updateSession).toHaveBeenCalledTimes(1)
-      expect(adapter.updateSession).toHaveBeenCalledWith({ sessionToken: token, expires: new Date(later + 3_600_000) })
+      // The adapter stores session facts: the last-seen time moves with the expiry.
+      expect(adapter.updateSession).toHaveBeenCalledWith({ sessionToken: token, expires: new Date(later + 3_600_000), lastSeenAt: new Date(later) })
       const cookie = findCookie(read, SESSION)
       expect(cookie?.value).toBe(token)
       expect(seconds(cookie!.expires!)).toBe(seconds(later + 3_600_000))

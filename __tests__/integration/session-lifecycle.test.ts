@@ -55,6 +55,8 @@ describe("sign-in starts a fresh session and rotates the CSRF token", () => {
     const fresh = await openSession(sessionValue(response))
     expect(fresh?.sub).toBe("user-alice")
     expect(fresh?.jti).not.toBe("attacker-chosen")
+    // The new session has an id of its own (issue #14: `sid` identifies the session, in place of `jti`).
+    expect(fresh?.sid).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]{24}$/))
   })
 
   test("the CSRF token obtained before sign-in no longer passes afterwards", async () => {

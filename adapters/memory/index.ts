@@ -170,6 +170,18 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       remove(store.sessions, sessionToken)
       return session ? copy(session) : null
     },
+    async listSessionsByUserId(userId) {
+      return [...store.sessions.values()].filter((session) => session.userId === userId).map(copy)
+    },
+    async deleteSessionsByUserId(userId, options) {
+      let deleted = 0
+      for (const [key, session] of store.sessions) {
+        if (session.userId !== userId || key === options?.except) continue
+        remove(store.sessions, key)
+        deleted++
+      }
+      return deleted
+    },
 
     async createVerificationToken(token) {
       put(store.tokens, tokenKey(token.identifier, token.token), copy(token))

@@ -149,6 +149,18 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
       const deleted = await (await handles()).sessions.findOneAndDelete(filter, opts)
       return deleted ? fromRecord<AdapterSession>(deleted) : null
     },
+    async listSessionsByUserId(userId) {
+      if (!isObjectIdHex(userId)) return []
+      const found = await (await handles()).sessions.find({ userId: toObjectId(userId) }, opts).toArray()
+      return found.map((document) => fromRecord<AdapterSession>(document))
+    },
+    async deleteSessionsByUserId(userId, options) {
+      if (!isObjectIdHex(userId)) return 0
+      const filter: Record<string, unknown> = { userId: toObjectId(userId) }
+      if (options?.except !== undefined) filter.sessionToken = { $ne: key(options.except, "sessionToken") }
+      const { deletedCount } = await (await handles()).sessions.deleteMany(filter, opts)
+      return deletedCount
+    },
 
     async createVerificationToken(token) {
       const document = to({ ...token, identifier: key(token.identifier, "identifier"), token: key(token.token, "token") })

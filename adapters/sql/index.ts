@@ -19,6 +19,7 @@ import {
   authenticatorColumns,
   toAccount,
   toAuthenticator,
+  sessionFactColumns,
   toSession,
   toUser,
   toVerificationToken,
@@ -133,7 +134,7 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
     async createSession(session) {
       await db
         .insertInto(t.sessions)
-        .values({ id: randomUUID(), session_token: session.sessionToken, user_id: session.userId, expires: codec.instant(session.expires) })
+        .values({ id: randomUUID(), session_token: session.sessionToken, user_id: session.userId, expires: codec.instant(session.expires), ...sessionFactColumns(session, codec) })
         .execute()
       return { ...session }
     },
@@ -157,6 +158,7 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
       const columns: Record<string, unknown> = {}
       if (session.expires) columns.expires = codec.instant(session.expires)
       if (session.userId) columns.user_id = session.userId
+      Object.assign(columns, sessionFactColumns(session, codec))
       if (Object.keys(columns).length) await db.updateTable(t.sessions).set(columns).where("session_token", "=", session.sessionToken).execute()
       const row = await db.selectFrom(t.sessions).selectAll().where("session_token", "=", session.sessionToken).executeTakeFirst()
       return row ? toSession(row, codec) : null
@@ -164,6 +166,16 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
     async deleteSession(sessionToken) {
       const row = await take(t.sessions, { session_token: sessionToken })
       return row ? toSession(row, codec) : null
+    },
+    async listSessionsByUserId(userId) {
+      const rows = await db.selectFrom(t.sessions).selectAll().where("user_id", "=", userId).execute()
+      return rows.map((row) => toSession(row, codec))
+    },
+    async deleteSessionsByUserId(userId, options) {
+      let query = db.deleteFrom(t.sessions).where("user_id", "=", userId)
+      if (options?.except !== undefined) query = query.where("session_token", "<>", options.except)
+      const result = await query.executeTakeFirst()
+      return Number(result.numDeletedRows)
     },
 
     async createVerificationToken(token) {

@@ -79,7 +79,25 @@ export function toAccount(row: Row): AdapterAccount {
 }
 
 export function toSession(row: Row, codec: Codec): AdapterSession {
-  return { sessionToken: str(row.session_token), userId: str(row.user_id), expires: codec.toDate(row.expires) }
+  const session: AdapterSession = { sessionToken: str(row.session_token), userId: str(row.user_id), expires: codec.toDate(row.expires) }
+  // The facts columns (migration 0002), when the query selected them.
+  if ("created_at" in row) {
+    session.createdAt = row.created_at === null ? null : codec.toDate(row.created_at)
+    session.lastSeenAt = row.last_seen_at === null || row.last_seen_at === undefined ? null : codec.toDate(row.last_seen_at)
+    session.userAgent = optionalStr(row.user_agent)
+    session.ip = optionalStr(row.ip)
+  }
+  return session
+}
+
+/** The facts columns of a session record that has them (created or refreshed by Gatehouse). */
+export function sessionFactColumns(session: Partial<AdapterSession>, codec: Codec): Row {
+  const columns: Row = {}
+  if (session.createdAt) columns.created_at = codec.instant(session.createdAt)
+  if (session.lastSeenAt) columns.last_seen_at = codec.instant(session.lastSeenAt)
+  if (session.userAgent !== undefined) columns.user_agent = session.userAgent
+  if (session.ip !== undefined) columns.ip = session.ip
+  return columns
 }
 
 export function toVerificationToken(row: Row, codec: Codec): VerificationToken {

@@ -73,11 +73,26 @@ function initial(kind: SqlKind, t: TableNames): Migration {
   }
 }
 
+/** The session facts listed to users (`listSessions`): when, from where, last seen. Nullable: sessions made before keep working. */
+function sessionFacts(kind: SqlKind, t: TableNames): Migration {
+  const type = columnTypes(kind)
+  const columns = [["created_at", type.instant], ["last_seen_at", type.instant], ["user_agent", type.text], ["ip", type.text]] as const
+  return {
+    async up(db: AnyDb) {
+      // One column per statement: SQLite's ALTER TABLE adds one at a time.
+      for (const [name, columnType] of columns) await db.schema.alterTable(t.sessions).addColumn(name, columnType).execute()
+    },
+    async down(db: AnyDb) {
+      for (const [name] of columns) await db.schema.alterTable(t.sessions).dropColumn(name).execute()
+    },
+  }
+}
+
 function migrator(db: AnyDb, t: TableNames): Migrator {
   const kind = kindOf(db)
   return new Migrator({
     db,
-    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t) }) },
+    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t) }) },
     migrationTableName: t.migrations,
     migrationLockTableName: t.migrationLock,
   })

@@ -29,6 +29,9 @@ export const ADAPTER_METHODS = [
   "createAuthenticator",
   "listAuthenticatorsByUserId",
   "updateAuthenticatorCounter",
+  // Gatehouse extensions (optional; listing and revoking sessions need them).
+  "listSessionsByUserId",
+  "deleteSessionsByUserId",
 ] as const satisfies readonly (keyof Adapter)[]
 
 export type AdapterMethod = (typeof ADAPTER_METHODS)[number]

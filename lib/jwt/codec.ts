@@ -19,9 +19,12 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000)
 /**
  * Seals `token` with `secret`, setting `iat` and `exp` (now + maxAge) and keeping the token's
  * `jti` if it has one (a fresh random one otherwise), so a session keeps its id across refreshes.
+ * A session token with a session id (`sid`, which identifies it for listing and revoking) gets no
+ * `jti` besides: the cookie has no bytes to spare.
  */
 export function sealToken(token: JWT, secret: string, salt: string, maxAge: number, now = nowSeconds()): string {
-  const payload = { ...token, iat: now, exp: now + maxAge, jti: typeof token.jti === "string" ? token.jti : randomUUID() }
+  const id = typeof token.jti === "string" ? { jti: token.jti } : typeof token.sid === "string" ? {} : { jti: randomUUID() }
+  const payload = { ...token, iat: now, exp: now + maxAge, ...id }
   return seal(JSON.stringify(payload), deriveKey("A256CBC-HS512", secret, salt))
 }
 

@@ -15,14 +15,36 @@ import { openSessionValue } from "./opened-cache.js"
 import { clearChunked, presentNames, readChunked, writeChunked, type CookieJar } from "./chunks.js"
 import { isPastAbsoluteEnd, nextExpiry, refreshDue, tokenLifetime } from "./expiry.js"
 import { presentSession } from "./session-callback.js"
+import { cookieSessionRevoked, sessionCreatedAt } from "../sessions/check.js"
+import { recordCookieSession, touchCookieSession, withSessionId } from "../sessions/registry.js"
+import type { ClientInfo } from "../sessions/ids.js"
 
 export interface SessionResult {
   session: Session | null
   /** The token after the `jwt` callback (cookie strategy). */
   token: JWT | null
+  /** Whose session it is and which one (for listing and revoking sessions); absent when signed out. */
+  identity?: SessionIdentity
   /** Cookies to set: a refreshed session, or clearing a bad one. */
   cookies: Cookie[]
 }
+
+export interface SessionIdentity {
+  userId?: string
+  /** The session id: the cookie's `sid` (absent in cookies made before sids), or a database session's id. */
+  sid?: string
+  /** The database session's token (never shown; to keep this session when revoking the others). */
+  sessionToken?: string
+  /** When the session started (ms), for cookie sessions. */
+  createdAt?: number
+  /** When the cookie session ends (ms). */
+  expires?: number
+}
+
+/** The client's user agent and address, asked for only when a session record is written. */
+export type ClientSource = () => ClientInfo
+
+const NO_CLIENT: ClientSource = () => ({ userAgent: null, ip: null })
 
 export interface SessionUpdate {
   /** The client's update data, handed to the `jwt` callback as `session`. */
@@ -74,7 +96,7 @@ export async function openSessionToken(config: ResolvedConfig, jar: CookieJar, s
   return (await unseal(config, value, set.sessionToken.name, nowSeconds()))?.payload ?? null
 }
 
-export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate): Promise<SessionResult> {
+export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client: ClientSource = NO_CLIENT): Promise<SessionResult> {
   const option = set.sessionToken
   const value = readChunked(jar, option.name)
   // No usable value: absent (nothing to do), or chunks that do not fit together (clear them).
@@ -83,6 +105,11 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
   const opened = await unseal(config, value, option.name, now)
   if (!opened || isPastAbsoluteEnd(config.session, now)) {
     config.logger.debug("JWTSessionError: the session cookie is invalid or expired (tampered, truncated, another secret, or past exp); treated as signed out")
+    return signedOut(jar, set, true)
+  }
+  const revoked = cookieSessionRevoked(config, opened.payload)
+  if (revoked === true || (revoked !== false && (await revoked))) {
+    config.logger.debug("The session cookie's session was signed out or revoked; treated as signed out")
     return signedOut(jar, set, true)
   }
 
@@ -96,15 +123,22 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
       return signedOut(jar, set, false)
     }
     if (!token) return signedOut(jar, set, true)
+    // The session keeps its id whatever the callback returned.
+    if (typeof opened.payload.sid === "string") token = withSessionId(token, opened.payload)
   }
 
   const changed = before !== undefined && JSON.stringify(token) !== before
   const cookies: Cookie[] = []
   let expires = typeof opened.payload.exp === "number" ? opened.payload.exp : nextExpiry(config.session, now)
   if (update || changed || opened.secretIndex > 0 || refreshDue(config.session, opened.payload.iat, now)) {
+    // A cookie made before session ids gets one now (and is recorded, so it can be listed).
+    const upgraded = typeof token.sid !== "string"
+    if (upgraded) token = withSessionId(token)
     const written = await writeSessionCookies(config, jar, set, token, now)
     cookies.push(...written.cookies)
     expires = written.expires
+    if (upgraded) await recordCookieSession(config, token, expires * 1000, client())
+    else await touchCookieSession(config, token, expires * 1000, client)
   }
   if (config.session.absoluteExpires) expires = Math.min(expires, nextExpiry(config.session, now))
 
@@ -113,5 +147,7 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
     expires: new Date(expires * 1000).toISOString(),
   }
   const session = await presentSession(config, base, { token }, update)
-  return session ? { session, token, cookies } : signedOut(jar, set, false)
+  if (!session) return signedOut(jar, set, false)
+  const identity: SessionIdentity = { userId: token.sub, sid: token.sid as string | undefined, createdAt: sessionCreatedAt(token), expires: expires * 1000 }
+  return { session, token, cookies, identity }
 }

@@ -13,6 +13,9 @@ import { SessionTokenError } from "../errors.js"
 import { clearChunked, readChunked, writeChunked, type CookieJar } from "./chunks.js"
 import type { SessionResult, SessionUpdate } from "./cookie-strategy.js"
 import { presentSession } from "./session-callback.js"
+import { storesSessionFacts } from "../sessions/adapter.js"
+import { databaseSessionId, type ClientInfo } from "../sessions/ids.js"
+import { announce, runtimeOf } from "../sessions/runtime.js"
 
 /**
  * Tokens Gatehouse (or a sane `generateSessionToken`) makes are visible ASCII and short. Anything
@@ -41,11 +44,14 @@ function tokenCookies(jar: CookieJar, set: CookiesOptions, sessionToken: string,
 }
 
 /** Creates the session record for a user who just signed in; returns the cookies to set. */
-export async function createDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, userId: string): Promise<Cookie[]> {
+export async function createDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, userId: string, client?: ClientInfo): Promise<Cookie[]> {
   const adapter = adapterOf(config)
   const sessionToken = config.session.generateSessionToken()
-  const expires = expiryFrom(config, Date.now())
-  await adapter.createSession({ sessionToken, userId, expires })
+  const now = new Date(Date.now())
+  const expires = expiryFrom(config, now.getTime())
+  // Only adapters that store the session facts get them (an Auth.js adapter may refuse unknown fields).
+  const facts = storesSessionFacts(config) ? { createdAt: now, lastSeenAt: now, userAgent: client?.userAgent ?? null, ip: client?.ip ?? null } : {}
+  await adapter.createSession({ sessionToken, userId, expires, ...facts })
   return tokenCookies(jar, set, sessionToken, expires)
 }
 
@@ -53,7 +59,22 @@ export async function createDatabaseSession(config: ResolvedConfig, jar: CookieJ
 export async function deleteDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions): Promise<AdapterSession | null | undefined> {
   const sessionToken = sessionTokenOf(jar, set)
   if (!sessionToken) return undefined
-  return (await adapterOf(config).deleteSession(sessionToken)) ?? null
+  const deleted = (await adapterOf(config).deleteSession(sessionToken)) ?? null
+  // Every process drops the session from its cache at once.
+  await announce(config, { sid: databaseSessionId(sessionToken) })
+  return deleted
+}
+
+/** The session and its user: from this process's cache when fresh, else from the adapter (then cached). */
+async function lookUp(config: ResolvedConfig, sessionToken: string, now: number) {
+  const cache = runtimeOf(config).databaseSessions
+  const cached = cache.get(sessionToken, now)
+  if (cached) return cached
+  const found = await adapterOf(config).getSessionAndUser(sessionToken)
+  if (!found) return null
+  const entry = { ...found, sid: databaseSessionId(sessionToken) }
+  cache.set(sessionToken, entry, now)
+  return entry
 }
 
 function refreshDue(config: ResolvedConfig, expires: Date, now: number): boolean {
@@ -67,14 +88,15 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
   const sessionToken = sessionTokenOf(jar, set)
   if (!sessionToken) return signedOut(jar[set.sessionToken.name] !== undefined || jar[`${set.sessionToken.name}.0`] !== undefined)
   const adapter = adapterOf(config)
-  const found = await adapter.getSessionAndUser(sessionToken)
+  const now = Date.now()
+  const found = await lookUp(config, sessionToken, now)
   if (!found) return signedOut(true)
 
-  const now = Date.now()
   const stored = found.session.expires
   const end = config.session.absoluteExpires && config.session.absoluteExpires < stored ? config.session.absoluteExpires : stored
   if (end.getTime() <= now) {
     // The spec: a session accessed after it expired is removed. Signed out even if that fails.
+    runtimeOf(config).databaseSessions.delete(sessionToken)
     try {
       await adapter.deleteSession(sessionToken)
     } catch (error) {
@@ -88,8 +110,10 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
   if (refreshDue(config, stored, now)) {
     const extended = expiryFrom(config, now)
     try {
-      await adapter.updateSession({ sessionToken, expires: extended })
+      const lastSeen = storesSessionFacts(config) ? { lastSeenAt: new Date(now) } : {}
+      await adapter.updateSession({ sessionToken, expires: extended, ...lastSeen })
       expires = extended
+      runtimeOf(config).databaseSessions.set(sessionToken, { ...found, session: { ...found.session, expires: extended, ...lastSeen } }, now)
       cookies.push(...tokenCookies(jar, set, sessionToken, expires))
     } catch (error) {
       // The session is valid until its stored expiry; the next read tries the extension again.
@@ -100,5 +124,5 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
   const { user } = found
   const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString() }
   const session = await presentSession(config, base, { user }, update)
-  return session ? { session, token: null, cookies } : signedOut(false)
+  return session ? { session, token: null, cookies, identity: { userId: user.id, sid: found.sid, sessionToken } } : signedOut(false)
 }

@@ -8,7 +8,7 @@
 import { AdapterError, InvalidOption } from "../errors.js"
 import type { LoggerInstance } from "../types.js"
 import { MemoryStore } from "./memory.js"
-import type { StateStore } from "./types.js"
+import { hasSessionMethods, type SessionStateStore, type StateStore } from "./types.js"
 
 const TIMEOUT_MS = 1000
 const LOG_EVERY_MS = 60_000
@@ -74,6 +74,32 @@ export function guardedStore(store: StateStore, logger: LoggerInstance): StateSt
     hit: (key, window) => attempt("hit", () => store.hit(key, window), () => fallback.hit(key, window)),
     reset: (key) => attempt("reset", () => store.reset(key), () => fallback.reset(key)),
     claim: (key, ttl) => attempt("claim", () => store.claim(key, ttl), () => fallback.claim(key, ttl)),
+    ...guardedSessionMethods(store, fallback, attempt, (error) => logger.error(new AdapterError("The shared state store refused the revocation subscription; revocations from other processes arrive within the one-second cache instead", { cause: { err: error } }))),
+  }
+}
+
+type Attempt = <T>(operation: string, shared: () => Promise<T>, local: () => Promise<T>) => Promise<T>
+
+/**
+ * The revocable-session methods, guarded the same way. A store without them (a custom store
+ * written before them) gets this process's memory for them, for good.
+ */
+function guardedSessionMethods(store: StateStore, fallback: MemoryStore, attempt: Attempt, subscribeFailed: (error: unknown) => void): SessionStateStore {
+  if (!hasSessionMethods(store)) return fallback
+  return {
+    putSession: (userId, record, ttl) => attempt("putSession", () => store.putSession(userId, record, ttl), () => fallback.putSession(userId, record)),
+    listSessions: (userId) => attempt("listSessions", () => store.listSessions(userId), () => fallback.listSessions(userId)),
+    removeSessions: (userId, sids) => attempt("removeSessions", () => store.removeSessions(userId, sids), () => fallback.removeSessions(userId, sids)),
+    revokeSid: (sid, ttl) => attempt("revokeSid", () => store.revokeSid(sid, ttl), () => fallback.revokeSid(sid, ttl)),
+    revokeUser: (userId, notBefore, ttl) => attempt("revokeUser", () => store.revokeUser(userId, notBefore, ttl), () => fallback.revokeUser(userId, notBefore, ttl)),
+    revocation: (sid, userId) => attempt("revocation", () => store.revocation(sid, userId), () => fallback.revocation(sid, userId)),
+    publish: (message) => attempt("publish", () => store.publish(message), () => fallback.publish(message)),
+    // Long-lived: not bounded by the timeout. If it fails, revocations still reach this process
+    // through the revocation cache's one-second refresh.
+    subscribe: async (listener) => {
+      await fallback.subscribe(listener)
+      await store.subscribe(listener).catch(subscribeFailed)
+    },
   }
 }
 

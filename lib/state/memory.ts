@@ -5,7 +5,8 @@
  * new claims, because forgetting one would let its challenge be used again.
  */
 import { AuthError } from "../errors.js"
-import type { StateStore } from "./types.js"
+import { MemorySessionState } from "./memory-sessions.js"
+import type { RevocationState, StateStore, StoredSession } from "./types.js"
 
 interface Counter {
   count: number
@@ -57,6 +58,33 @@ export class MemoryStore implements StateStore {
     if (map.size < this.maxEntries || now - (this.#lastSweep.get(map) ?? 0) < 1000) return
     this.#lastSweep.set(map, now)
     for (const [key, value] of map) if (expiry(value) <= now) map.delete(key)
+  }
+
+  // Revocable sessions (lib/state/memory-sessions.ts), kept apart from the counters and claims.
+  readonly #sessions = new MemorySessionState()
+  putSession(userId: string, record: StoredSession): Promise<void> {
+    return this.#sessions.putSession(userId, record)
+  }
+  listSessions(userId: string): Promise<StoredSession[]> {
+    return this.#sessions.listSessions(userId)
+  }
+  removeSessions(userId: string, sids: readonly string[]): Promise<void> {
+    return this.#sessions.removeSessions(userId, sids)
+  }
+  revokeSid(sid: string, ttlSeconds: number): Promise<void> {
+    return this.#sessions.revokeSid(sid, ttlSeconds)
+  }
+  revokeUser(userId: string, notBefore: number, ttlSeconds: number): Promise<void> {
+    return this.#sessions.revokeUser(userId, notBefore, ttlSeconds)
+  }
+  revocation(sid: string | undefined, userId: string | undefined): Promise<RevocationState> {
+    return this.#sessions.revocation(sid, userId)
+  }
+  publish(message: string): Promise<void> {
+    return this.#sessions.publish(message)
+  }
+  subscribe(listener: (message: string) => void): Promise<void> {
+    return this.#sessions.subscribe(listener)
   }
 
   /** Entries held (for tests and diagnostics). */

@@ -3,7 +3,7 @@
  * challenges already used. `store` in the configuration; this process's memory by default,
  * `RedisStore` (`gatehouse/stores/redis`) to share it.
  */
-export interface StateStore {
+export interface StateStore extends Partial<SessionStateStore> {
   /**
    * Counts one hit on `key` in a fixed window of `windowSeconds` that starts with the key's first
    * hit. Returns the hits counted in the current window and when it ends (epoch milliseconds).
@@ -13,4 +13,49 @@ export interface StateStore {
   reset(key: string): Promise<void>
   /** Stores `key` for `ttlSeconds` unless it is there: true when this call stored it (the first use). */
   claim(key: string, ttlSeconds: number): Promise<boolean>
+}
+
+/** A cookie session as the store lists it (`listSessions`). Times are epoch milliseconds. */
+export interface StoredSession {
+  sid: string
+  createdAt: number
+  lastSeenAt: number
+  expires: number
+  userAgent: string | null
+  ip: string | null
+}
+
+/** What is known about a session's revocation: its `sid` revoked, and the user's "not before" time (ms; 0 for none). */
+export interface RevocationState {
+  revoked: boolean
+  notBefore: number
+}
+
+/**
+ * Optional store methods for revocable sessions (MemoryStore and RedisStore have them). A store
+ * without them still works: this process's memory keeps the records instead.
+ */
+export interface SessionStateStore {
+  /** Records (or replaces) a cookie session of `userId`, kept for `ttlSeconds`. */
+  putSession(userId: string, record: StoredSession, ttlSeconds: number): Promise<void>
+  /** The user's recorded sessions that have not expired. */
+  listSessions(userId: string): Promise<StoredSession[]>
+  /** Forgets the listed sessions of the user. */
+  removeSessions(userId: string, sids: readonly string[]): Promise<void>
+  /** Marks `sid` revoked for `ttlSeconds` (the session's remaining life). */
+  revokeSid(sid: string, ttlSeconds: number): Promise<void>
+  /** Sessions of `userId` created before `notBefore` (ms) are revoked; kept for `ttlSeconds`. Never moves back. */
+  revokeUser(userId: string, notBefore: number, ttlSeconds: number): Promise<void>
+  /** One round trip: is `sid` revoked, and the user's "not before" time. */
+  revocation(sid: string | undefined, userId: string | undefined): Promise<RevocationState>
+  /** Tells every process sharing the store (pub/sub); a store without subscribers may drop it. */
+  publish(message: string): Promise<void>
+  /** Calls `listener` with every published message (of any process) from now on. */
+  subscribe(listener: (message: string) => void): Promise<void>
+}
+
+export const SESSION_STORE_METHODS = ["putSession", "listSessions", "removeSessions", "revokeSid", "revokeUser", "revocation", "publish", "subscribe"] as const
+
+export function hasSessionMethods(store: object): store is SessionStateStore {
+  return SESSION_STORE_METHODS.every((method) => typeof (store as Record<string, unknown>)[method] === "function")
 }

@@ -1,6 +1,7 @@
 /**
  * `gatehouse/stores/redis`: the state store on Redis, so that several processes share rate-limit
- * counters and the passkey challenges already used.
+ * counters, the passkey challenges already used, and session revocations (pushed to every
+ * process by pub/sub when `subscriber` is given).
  *
  *   import { createClient } from "redis"
  *   import { RedisStore } from "gatehouse/stores/redis"
@@ -11,6 +12,9 @@
  * raw commands through it and never closes it. Keys start with `prefix` (default `gatehouse:`).
  */
 import type { StateStore } from "../state/types.js"
+import { redisSessionMethods, type RedisSubscriberLike } from "./redis-sessions.js"
+
+export type { RedisSubscriberLike }
 
 /** What Gatehouse needs of a Redis client: node-redis's `sendCommand` or ioredis's `call`. */
 export type RedisClientLike = { sendCommand(args: string[]): Promise<unknown> } | { call(command: string, ...args: string[]): Promise<unknown> }
@@ -18,6 +22,13 @@ export type RedisClientLike = { sendCommand(args: string[]): Promise<unknown> } 
 export interface RedisStoreOptions {
   client: RedisClientLike
   prefix?: string
+  /**
+   * A second connected client, used only to subscribe (a subscribed connection can send nothing
+   * else): node-redis `client.duplicate()` (connected) or an ioredis client. With it, a session
+   * revoked on one process reads as signed out on every process at once; without it, within the
+   * one-second revocation cache (see the README's "Sessions and devices"). Never closed by Gatehouse.
+   */
+  subscriber?: RedisSubscriberLike
 }
 
 // One round trip: count the hit, start the window on the first one, report the time left.
@@ -28,7 +39,7 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`
 
-export function RedisStore({ client, prefix = "gatehouse:" }: RedisStoreOptions): StateStore {
+export function RedisStore({ client, prefix = "gatehouse:", subscriber }: RedisStoreOptions): StateStore {
   const send: (args: string[]) => Promise<unknown> =
     "sendCommand" in client && typeof client.sendCommand === "function"
       ? (args) => client.sendCommand(args)
@@ -38,6 +49,7 @@ export function RedisStore({ client, prefix = "gatehouse:" }: RedisStoreOptions)
             throw new TypeError("RedisStore needs a node-redis client (sendCommand) or an ioredis client (call)")
           }
   return {
+    ...redisSessionMethods(send, prefix, subscriber),
     async hit(key, windowSeconds) {
       const windowMs = String(Math.max(1, Math.round(windowSeconds * 1000)))
       const [count, ttl] = (await send(["EVAL", HIT, "1", prefix + key, windowMs])) as [number, number]

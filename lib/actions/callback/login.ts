@@ -13,12 +13,22 @@ import { runRedirectCallback } from "../../core/callback-url.js"
 import { writeSessionCookies } from "../../session/cookie-strategy.js"
 import { clearChunked } from "../../session/chunks.js"
 import { createDatabaseSession, sessionTokenOf } from "../../session/database-strategy.js"
+import { clientInfo, databaseSessionId, type ClientInfo } from "../../sessions/ids.js"
+import { announce } from "../../sessions/runtime.js"
+import { recordCookieSession, withSessionId } from "../../sessions/registry.js"
+
+/** The client facts a new session records: user agent and address. */
+function clientOf(ctx: RequestContext): ClientInfo {
+  return clientInfo(ctx.request.header("user-agent"), ctx.request.clientAddress)
+}
 
 export interface SignInResult {
   user: User
   account: Account
   profile?: Profile
   isNewUser?: boolean
+  /** Something the person must be told on the next page (the notice page, then callbackUrl). */
+  notice?: "AccountReclaimed"
   /** Extra fields for the signIn callback (`credentials`, `email`). */
   extra?: { credentials?: Record<string, unknown>; email?: { verificationRequest?: boolean } }
 }
@@ -56,7 +66,10 @@ async function endPreviousSession(ctx: RequestContext, userId: string): Promise<
   const previous = sessionTokenOf(ctx.request.cookies, ctx.cookies)
   if (!adapter?.getSessionAndUser || !adapter.deleteSession || !previous) return
   const found = await adapter.getSessionAndUser(previous)
-  if (found && found.user.id === userId) await adapter.deleteSession(previous)
+  if (found && found.user.id === userId) {
+    await adapter.deleteSession(previous)
+    await announce(ctx.config, { sid: databaseSessionId(previous) })
+  }
 }
 
 /** The cookies of a new database session for the signed-in (stored) user. */
@@ -64,11 +77,12 @@ async function startDatabaseSession(ctx: RequestContext, user: User): Promise<vo
   const userId = user.id
   if (!userId) throw new SessionTokenError("A database session needs a stored user with an id")
   await endPreviousSession(ctx, userId)
-  ctx.outCookies.push(...(await createDatabaseSession(ctx.config, ctx.request.cookies, ctx.cookies, userId)))
+  ctx.outCookies.push(...(await createDatabaseSession(ctx.config, ctx.request.cookies, ctx.cookies, userId, clientOf(ctx))))
 }
 
 /** Where a sign-in ends: the newUser page for a first sign-in (when configured), else callbackUrl. */
 function destination(ctx: RequestContext, result: SignInResult, callbackUrl: string): string {
+  if (result.notice) return `${ctx.baseUrl}/notice?${new URLSearchParams({ type: result.notice, callbackUrl })}`
   const newUser = ctx.config.pages.newUser
   if (!result.isNewUser || !newUser) return callbackUrl
   const url = new URL(newUser, ctx.request.origin)
@@ -104,11 +118,14 @@ async function startCookieSession(ctx: RequestContext, result: SignInResult): Pr
       return result.isNewUser ?? false
     },
   })
-  const token = await config.callbacks.jwt(params)
+  const returned = await config.callbacks.jwt(params)
   const jar = ctx.request.cookies
-  if (token) {
-    const { cookies } = await writeSessionCookies(config, jar, ctx.cookies, token)
+  if (returned) {
+    // A new session id, whatever cookie the browser brought (the callback's token has none).
+    const token = withSessionId(returned)
+    const { cookies, expires } = await writeSessionCookies(config, jar, ctx.cookies, token)
     ctx.outCookies.push(...cookies)
+    await recordCookieSession(config, token, expires * 1000, clientOf(ctx))
   } else {
     ctx.outCookies.push(...clearChunked(ctx.cookies.sessionToken, jar))
   }

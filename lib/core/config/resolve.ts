@@ -109,7 +109,7 @@ export interface ResolvedConfig {
 }
 
 const CALLBACK_NAMES = ["signIn", "redirect", "session", "jwt", "authorized"] as const
-const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session"] as const
+const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession"] as const
 
 /** A random secret for a development process that has none: sessions end when it restarts. */
 let developmentSecret: string | undefined

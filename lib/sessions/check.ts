@@ -1,0 +1,45 @@
+/**
+ * The revocation check of a cookie session read: is the token's `sid` revoked, or was the session
+ * created before its user's "not before" time? Answered from this process's cache when it can
+ * (no store round trip), from the shared store otherwise (one round trip, then cached).
+ */
+import type { JWT } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import { CLOCK_TOLERANCE } from "../jwt/codec.js"
+import { sessionIdTime } from "./ids.js"
+import { runtimeOf } from "./runtime.js"
+
+/** When the token's session started (ms): from its `sid`, else (a cookie made before sids) its `iat`. */
+export function sessionCreatedAt(token: JWT): number {
+  const started = typeof token.sid === "string" ? sessionIdTime(token.sid) : undefined
+  if (started !== undefined) return started
+  return typeof token.iat === "number" ? token.iat * 1000 : 0
+}
+
+export function tokenIdentity(token: JWT): { sid: string | undefined; userId: string | undefined } {
+  return { sid: typeof token.sid === "string" ? token.sid : undefined, userId: typeof token.sub === "string" ? token.sub : undefined }
+}
+
+/** The longest a session of this configuration can live from now, in seconds (how long revocations are kept). */
+export function longestSessionSeconds(config: ResolvedConfig, now = Date.now()): number {
+  const { absoluteExpires, maxAge, tokenMaxAge } = config.session
+  if (absoluteExpires) return Math.max(1, Math.ceil((absoluteExpires.getTime() - now) / 1000) + CLOCK_TOLERANCE)
+  return Math.max(maxAge, tokenMaxAge) + CLOCK_TOLERANCE
+}
+
+/** True when the session in `token` was revoked. Synchronous (a boolean) when the cache knows. */
+export function cookieSessionRevoked(config: ResolvedConfig, token: JWT): boolean | Promise<boolean> {
+  const { sid, userId } = tokenIdentity(token)
+  if (sid === undefined && userId === undefined) return false
+  const createdAt = sessionCreatedAt(token)
+  const now = Date.now()
+  const runtime = runtimeOf(config)
+  const known = runtime.revocations.check(sid, userId, createdAt, now)
+  if (known !== undefined) return known
+  const asked = config.store.revocation?.(sid, userId)
+  if (!asked) return false
+  return asked.then((state) => {
+    runtime.revocations.learn(sid, userId, state, now)
+    return state.revoked || state.notBefore > createdAt
+  })
+}

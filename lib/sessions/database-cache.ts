@@ -1,0 +1,51 @@
+/**
+ * This process's cache of database sessions (token -> session and user), so a read does not
+ * query the database every time. An entry is trusted for `REVOCATION_REFRESH_MS`; revocations,
+ * sign-outs and refreshes on any process drop or replace it at once (pub/sub). Bounded: the
+ * oldest entries go first.
+ */
+import type { AdapterSession, AdapterUser } from "../adapters.js"
+import { REVOCATION_REFRESH_MS } from "./revocation-cache.js"
+
+const MAX_ENTRIES = 10_000
+
+export interface CachedSession {
+  session: AdapterSession
+  user: AdapterUser
+  /** The public session id (derived from the token). */
+  sid: string
+}
+
+interface Entry extends CachedSession {
+  at: number
+}
+
+export class DatabaseSessionCache {
+  readonly #entries = new Map<string, Entry>()
+
+  get(sessionToken: string, now: number): CachedSession | undefined {
+    const entry = this.#entries.get(sessionToken)
+    if (!entry) return undefined
+    if (now - entry.at < REVOCATION_REFRESH_MS) return entry
+    this.#entries.delete(sessionToken)
+    return undefined
+  }
+
+  set(sessionToken: string, value: CachedSession, now: number): void {
+    this.#entries.delete(sessionToken)
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value as string)
+    this.#entries.set(sessionToken, { ...value, at: now })
+  }
+
+  delete(sessionToken: string): void {
+    this.#entries.delete(sessionToken)
+  }
+
+  dropSid(sid: string): void {
+    for (const [token, entry] of this.#entries) if (entry.sid === sid) this.#entries.delete(token)
+  }
+
+  dropUser(userId: string): void {
+    for (const [token, entry] of this.#entries) if (entry.user.id === userId || entry.session.userId === userId) this.#entries.delete(token)
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Revocable-session state in this process's memory: the cookie sessions of each user, the
+ * revoked session ids and each user's "not before" time, each kept until it expires. Bounded:
+ * past `maxEntries`, expired entries are swept; a full map drops its oldest session records
+ * (listing loses them), never a revocation before it expires (that would let a session back in):
+ * a full revocation map drops its oldest user "not before" entry only after sweeping.
+ */
+import type { RevocationState, SessionStateStore, StoredSession } from "./types.js"
+
+interface Expiring<T> {
+  value: T
+  until: number
+}
+
+export class MemorySessionState implements SessionStateStore {
+  readonly #sessions = new Map<string, Map<string, StoredSession>>()
+  readonly #revoked = new Map<string, number>()
+  readonly #notBefore = new Map<string, Expiring<number>>()
+  readonly #listeners = new Set<(message: string) => void>()
+
+  constructor(readonly maxEntries = 100_000) {}
+
+  async putSession(userId: string, record: StoredSession): Promise<void> {
+    let sessions = this.#sessions.get(userId)
+    if (!sessions) {
+      if (this.#sessions.size >= this.maxEntries) this.#sweepSessions()
+      if (this.#sessions.size >= this.maxEntries) this.#sessions.delete(this.#sessions.keys().next().value as string)
+      sessions = new Map()
+      this.#sessions.set(userId, sessions)
+    }
+    sessions.set(record.sid, { ...record })
+  }
+
+  async listSessions(userId: string): Promise<StoredSession[]> {
+    const sessions = this.#sessions.get(userId)
+    if (!sessions) return []
+    const now = Date.now()
+    for (const [sid, record] of sessions) if (record.expires <= now) sessions.delete(sid)
+    if (!sessions.size) this.#sessions.delete(userId)
+    return [...sessions.values()].map((record) => ({ ...record }))
+  }
+
+  async removeSessions(userId: string, sids: readonly string[]): Promise<void> {
+    const sessions = this.#sessions.get(userId)
+    if (!sessions) return
+    for (const sid of sids) sessions.delete(sid)
+    if (!sessions.size) this.#sessions.delete(userId)
+  }
+
+  async revokeSid(sid: string, ttlSeconds: number): Promise<void> {
+    const now = Date.now()
+    if (this.#revoked.size >= this.maxEntries) for (const [key, until] of this.#revoked) if (until <= now) this.#revoked.delete(key)
+    this.#revoked.set(sid, now + ttlSeconds * 1000)
+  }
+
+  async revokeUser(userId: string, notBefore: number, ttlSeconds: number): Promise<void> {
+    const now = Date.now()
+    const current = this.#notBefore.get(userId)
+    const value = current && current.until > now ? Math.max(current.value, notBefore) : notBefore
+    if (!current && this.#notBefore.size >= this.maxEntries) {
+      for (const [key, entry] of this.#notBefore) if (entry.until <= now) this.#notBefore.delete(key)
+    }
+    this.#notBefore.set(userId, { value, until: Math.max(current?.until ?? 0, now + ttlSeconds * 1000) })
+  }
+
+  async revocation(sid: string | undefined, userId: string | undefined): Promise<RevocationState> {
+    const now = Date.now()
+    const until = sid === undefined ? undefined : this.#revoked.get(sid)
+    const entry = userId === undefined ? undefined : this.#notBefore.get(userId)
+    return { revoked: until !== undefined && until > now, notBefore: entry && entry.until > now ? entry.value : 0 }
+  }
+
+  async publish(message: string): Promise<void> {
+    for (const listener of this.#listeners) listener(message)
+  }
+
+  async subscribe(listener: (message: string) => void): Promise<void> {
+    this.#listeners.add(listener)
+  }
+
+  #sweepSessions(): void {
+    const now = Date.now()
+    for (const [userId, sessions] of this.#sessions) {
+      for (const [sid, record] of sessions) if (record.expires <= now) sessions.delete(sid)
+      if (!sessions.size) this.#sessions.delete(userId)
+    }
+  }
+}
