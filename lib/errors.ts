@@ -16,6 +16,10 @@ export const ERROR_TYPES = [
   "CredentialsSignin",
   "DuplicateConditionalUI",
   "DuplicateProviderId",
+  "EmailCodeExpired",
+  "EmailCodeInvalid",
+  "EmailCodeLocked",
+  "EmailCodeNotBound",
   "EmailSignInError",
   "ErrorPageLoop",
   "EventError",
@@ -40,14 +44,20 @@ export const ERROR_TYPES = [
   "OAuthProfileParseError",
   "OAuthSignInError",
   "PayloadTooLarge",
+  "ProviderRedirectRefused",
+  "ProviderResponseTooLarge",
+  "ProviderTimeout",
   "RateLimited",
+  "SessionNotFound",
   "SessionRequired",
   "SessionTokenError",
   "SignOutError",
+  "StoreUnavailable",
   "UnknownAction",
   "UnsupportedMediaType",
   "UnsupportedStrategy",
   "UntrustedHost",
+  "UnverifiedAccountExists",
   "Verification",
   "WebAuthnVerificationError",
 ] as const
@@ -125,6 +135,13 @@ export class AccessDenied extends AuthError {
 export class AdapterError extends AuthError {
   static type = "AdapterError" as const
 }
+/**
+ * The shared state store (Redis) is unreachable for something that must hold across processes:
+ * a passkey challenge's single use. Refused (503) rather than checked in one process's memory.
+ */
+export class StoreUnavailable extends AuthError {
+  static type = "StoreUnavailable" as const
+}
 export class CallbackRouteError extends AuthError {
   static type = "CallbackRouteError" as const
 }
@@ -183,6 +200,22 @@ export class OAuthSignInError extends SignInError {
 export class EmailSignInError extends SignInError {
   static type = "EmailSignInError" as const
 }
+/** A one-time email code that does not match the one sent to this browser (tries remain). */
+export class EmailCodeInvalid extends SignInError {
+  static type = "EmailCodeInvalid" as const
+}
+/** A one-time email code past its lifetime, or whose sign-in already ended (its link was used). */
+export class EmailCodeExpired extends SignInError {
+  static type = "EmailCodeExpired" as const
+}
+/** Too many wrong codes: the code and its link are dead; a new email is needed. */
+export class EmailCodeLocked extends SignInError {
+  static type = "EmailCodeLocked" as const
+}
+/** A code typed in a browser that did not ask for it (no valid code cookie). */
+export class EmailCodeNotBound extends SignInError {
+  static type = "EmailCodeNotBound" as const
+}
 export class SignOutError extends AuthError {
   static type = "SignOutError" as const
 }
@@ -225,6 +258,14 @@ export class DuplicateProviderId extends AuthError {
   static type = "DuplicateProviderId" as const
 }
 /** A configuration option has a value Gatehouse cannot use; the message names the option. */
+/**
+ * A sign-in proved an address, and a stored user with that address, set up without proving it,
+ * has other ways to sign in: refused (`accountLinking.unverifiedEmail: "refuse"`, or an adapter
+ * that cannot remove them). README, "Account linking and email trust".
+ */
+export class UnverifiedAccountExists extends SignInError {
+  static type = "UnverifiedAccountExists" as const
+}
 export class InvalidOption extends AuthError {
   static type = "InvalidOption" as const
 }
@@ -235,6 +276,18 @@ export class InvalidRequest extends AuthError {
 /** The request body is over the size or parameter limit. */
 export class PayloadTooLarge extends AuthError {
   static type = "PayloadTooLarge" as const
+}
+/** A provider's answer was longer than its `outbound.maxResponseSize`: reading stopped there. */
+export class ProviderResponseTooLarge extends AuthError {
+  static type = "ProviderResponseTooLarge" as const
+}
+/** A call to a provider did not connect within `outbound.connectTimeout` or end within `outbound.timeout`. */
+export class ProviderTimeout extends AuthError {
+  static type = "ProviderTimeout" as const
+}
+/** A provider redirected to a private, loopback or link-local address its configuration does not name. */
+export class ProviderRedirectRefused extends AuthError {
+  static type = "ProviderRedirectRefused" as const
 }
 /** The request body is not `application/x-www-form-urlencoded` or JSON in UTF-8. */
 export class UnsupportedMediaType extends AuthError {
@@ -250,6 +303,13 @@ export class MethodNotAllowed extends AuthError {
     super(message, options)
     this.allow = options?.allow
   }
+}
+/**
+ * A session id given to revoke is not one of the signed-in user's live sessions (unknown, already
+ * ended, or another user's: the answer is the same, so it reveals nothing).
+ */
+export class SessionNotFound extends AuthError {
+  static type = "SessionNotFound" as const
 }
 /** A protected resource was requested without a session. */
 export class SessionRequired extends AuthError {

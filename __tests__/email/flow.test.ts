@@ -253,12 +253,14 @@ describe("a link works once and until it expires", () => {
     expect(refused.body.error.type).toBe("Verification")
   })
 
-  it("the callback only answers GET: a POST to the link is refused and does not use it up", async () => {
+  // Issue #19 changed this test: the callback now takes a POST (the confirm page's button), which
+  // must carry the CSRF token; one without it (the link's query as the only data) is refused.
+  it("a POST to the link without the confirm page's CSRF token is refused and does not use it up", async () => {
     const site = await startSite()
     const agent = site.agent()
     const { link } = await mailFor(site, agent, ALICE)
-    const posted = await agent.post(`${link.pathname}${link.search}`).type("form").send({})
-    expect(posted.status).toBe(405)
+    const posted = await agent.post(`${link.pathname}${link.search}`).type("form").send({ token: link.searchParams.get("token")!, email: ALICE })
+    expectError(posted, "signin", "MissingCSRF")
     expect(sessionCookie(posted)).toBeUndefined()
     expect(site.memory.store.tokens.size).toBe(1)
     expect(sessionCookie(await follow(agent, link))).toBeDefined()

@@ -105,7 +105,10 @@ describe("sendVerificationRequest", () => {
     expect(location(response).pathname).toBe("/auth/verify-request")
     expect(send).toHaveBeenCalledTimes(1)
     const params = calls[0]!
-    expect(Object.keys(params).sort()).toEqual(["expires", "identifier", "provider", "request", "theme", "token", "url"])
+    // Issue #19: the one-time code (6 digits by default) and when it expires (10 minutes, within the link's 15).
+    expect(Object.keys(params).sort()).toEqual(["code", "codeExpires", "expires", "identifier", "provider", "request", "theme", "token", "url"])
+    expect(params.code).toMatch(/^\d{6}$/)
+    expect(params.codeExpires?.getTime()).toBe(now + 600_000)
     expect(params.identifier).toBe(ALICE)
     expect(params.expires.getTime()).toBe(now + 900_000)
     expect(params.provider).toEqual(expect.objectContaining({ id: "nodemailer", type: "email", maxAge: 900, from: "Me <me@example.com>" }))

@@ -122,10 +122,31 @@ export async function mailFor(site: Site, agent: Agent, email: string, options: 
   return { mail, link: linkIn(mail) }
 }
 
-/** Follows a link (its path and query) with the agent, without following the redirect. */
-export function follow(agent: Agent, link: URL | string, headers: Record<string, string> = {}) {
+/** Opens a link (its path and query) with a GET, as a scanner or a browser does, without following redirects. */
+export function openLink(agent: Agent, link: URL | string, headers: Record<string, string> = {}) {
   const url = typeof link === "string" ? new URL(link) : link
   return agent.get(`${url.pathname}${url.search}`).set(headers).redirects(0)
+}
+
+/** The form of a page (the link's confirm page, the verify-request page): its path and its fields. */
+export function formIn(html: string): { path: string; fields: Record<string, string> } | undefined {
+  const elements = elementsOf(html)
+  const form = elements.find((element) => element.tagName === "form" && element.attrs.method === "post")
+  if (!form) return undefined
+  const fields: Record<string, string> = {}
+  for (const input of elements) if (input.tagName === "input" && input.attrs.type === "hidden" && input.attrs.name) fields[input.attrs.name] = input.attrs.value ?? ""
+  return { path: new URL(form.attrs.action!).pathname, fields }
+}
+
+/**
+ * Follows a link as a person does (issue #19: scanner-safe links): opens it, and on the confirm
+ * page presses the button (POSTs its form). Answers the POST, or the GET when it was no page.
+ */
+export async function follow(agent: Agent, link: URL | string, headers: Record<string, string> = {}) {
+  const page = await openLink(agent, link, headers)
+  const form = page.status === 200 ? formIn(page.text ?? "") : undefined
+  if (!form) return page
+  return agent.post(form.path).set(headers).type("form").send(form.fields).redirects(0)
 }
 
 /** Asks for a link, follows it, and returns the callback's response. */
@@ -147,7 +168,7 @@ export function location(response: ResponseLike, base = "http://127.0.0.1"): URL
 }
 
 /** Asserts a redirect to `/auth/<page>?error=<error>` and returns its URL. */
-export function expectError(response: ResponseLike, page: "signin" | "error", error: string): URL {
+export function expectError(response: ResponseLike, page: "signin" | "error" | "verify-request", error: string): URL {
   const url = location(response)
   expect(url.pathname).toBe(`/auth/${page}`)
   expect(url.searchParams.get("error")).toBe(error)
@@ -229,4 +250,28 @@ export function hrefsIn(html: string): string[] {
   return elementsOf(html)
     .filter((element) => element.attrs.href !== undefined)
     .map((element) => element.attrs.href!)
+}
+
+/** The one-time code in a mail's plain-text part (`<label>: 123 456`), without its spaces. */
+export function codeIn(received: ReceivedMail): string {
+  const match = /: ([0-9A-Z]{3,4}(?: [0-9A-Z]{3,4})*)$/m.exec(received.mail.text ?? "")
+  if (!match) throw new Error("no code in the mail")
+  return match[1]!.replaceAll(" ", "")
+}
+
+/**
+ * Types `code` as a person does: opens the verify-request page in this browser, fills the code
+ * field of its form and submits it. Answers the POST (redirects not followed).
+ */
+export async function typeCode(agent: Agent, code: string, headers: Record<string, string> = {}) {
+  const page = await agent.get("/auth/verify-request?provider=nodemailer&type=email").set(headers).expect(200)
+  const form = formIn(page.text)
+  if (!form) throw new Error("the verify-request page has no code form")
+  return agent.post(form.path).set(headers).type("form").send({ ...form.fields, code }).redirects(0)
+}
+
+/** Posts a code straight to the callback, with this browser's CSRF token (for browsers whose page has no form). */
+export async function postCode(agent: Agent, code: string, provider = "nodemailer") {
+  const token = await csrfToken(agent)
+  return agent.post(`/auth/callback/${provider}`).type("form").send({ csrfToken: token, code }).redirects(0)
 }

@@ -188,7 +188,9 @@ describe("customFetch", () => {
     const agent = site.agent()
     await signInFlow(site, agent)
     expect(request).toHaveBeenCalledTimes(1)
-    expect(request.mock.calls[0]?.[0]).toMatchObject({ provider: expect.objectContaining({ id: "idp" }), fetch: recorder.impl })
+    // Issue #13: the app's fetch wrapped with the provider's outbound limits; its calls still go
+    // through the app's fetch (the recorder sees /me).
+    expect(request.mock.calls[0]?.[0]).toMatchObject({ provider: expect.objectContaining({ id: "idp" }), fetch: expect.any(Function) })
     expect(recorder.paths()).toEqual(["/token", "/me"])
     expect((await sessionOf(agent))?.user?.name).toBe("Alice Liddell")
   })

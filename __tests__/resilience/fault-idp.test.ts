@@ -5,7 +5,8 @@
  * redirect to the cloud metadata address (or any other server); a userinfo endpoint answering
  * `[]` or a string. ROGUE-OP is a real HTTP server (support/fault-rogue-op.ts); the app runs on a
  * loopback port. Each case ends on the named error within a bound, with no session, no user, no
- * 5xx, the process alive and its memory back near where it was.
+ * 5xx, the process alive and its memory back near where it was. (An over-long answer or a hang
+ * ends with the named ProviderResponseTooLarge / ProviderTimeout since issue #13.)
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from "@jest/globals"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
@@ -77,11 +78,11 @@ async function signIn(token: Handler, userinfo?: Handler) {
   return { agent, callback }
 }
 
-async function expectRefused(response: { status: number; headers: Record<string, unknown>; text: string }, agent: Agent, error: string): Promise<void> {
+async function expectRefused(response: { status: number; headers: Record<string, unknown>; text: string }, agent: Agent, error: string, page = "/auth/signin"): Promise<void> {
   expect(response.status).toBe(302)
   const url = new URL(String(response.headers.location))
   expect(url.origin).toBe(site.url)
-  expect(url.pathname).toBe("/auth/signin")
+  expect(url.pathname).toBe(page)
   expect(url.searchParams.get("error")).toBe(error)
   expect(findCookie(response, SESSION)?.value).toBeFalsy()
   expect(response.text).not.toMatch(/rogue-secret|\bat .+:\d+:\d+|node_modules/)
@@ -117,7 +118,8 @@ describe("FAULT-04 (c): the token endpoint answers garbage", () => {
     }
   })
 
-  it("30 MB of junk: OAuthCallbackError, the process alive, memory back near its baseline after GC", async () => {
+  // Issue #13: reading stops at the provider's cap (1 MiB by default), with a named error.
+  it("30 MB of junk: ProviderResponseTooLarge on the error page, the process alive, memory back near its baseline after GC", async () => {
     const gc = (globalThis as { gc?: () => void }).gc
     gc?.()
     const baseline = process.memoryUsage().heapUsed
@@ -127,7 +129,8 @@ describe("FAULT-04 (c): the token endpoint answers garbage", () => {
       for (let i = 0; i < 30; i++) res.write(junk)
       res.end()
     })
-    await expectRefused(callback, agent, "OAuthCallbackError")
+    await expectRefused(callback, agent, "ProviderResponseTooLarge", "/auth/error")
+    expect(loggedTypes()).toContain("ProviderResponseTooLarge")
     if (gc) {
       gc()
       await new Promise((resume) => setTimeout(resume, 100))
@@ -166,14 +169,14 @@ describe("FAULT-04 (a)/(b): discovery", () => {
     expect(findCookie(response, "authjs.pkce.code_verifier")).toBeUndefined()
   })
 
-  // openid-client's default request timeout is 30 s; Gatehouse does not shorten it.
-  it("discovery that never answers: OAuthSignin within the request timeout (no hang), the app alive meanwhile", async () => {
+  // Issue #13: every call to a provider ends within its `outbound.timeout` (15 s by default).
+  it("discovery that never answers: ProviderTimeout within the request timeout (no hang), the app alive meanwhile", async () => {
     const pending = start(hang, 45_000)
     // While the sign-in waits, the rest of the app answers.
     await (request.agent(site.url) as Agent).get("/auth/providers").timeout(QUICK_MS).expect(200)
     const { agent, response } = await pending
-    await expectRefused(response, agent, "OAuthSignin")
-    expect(loggedTypes()).toContain("OAuthSignInError")
+    await expectRefused(response, agent, "ProviderTimeout", "/auth/error")
+    expect(loggedTypes()).toContain("ProviderTimeout")
   }, 60_000)
 })
 

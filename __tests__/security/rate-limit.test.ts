@@ -344,7 +344,15 @@ describe("CRED-05 throttling is not a lock-out weapon", () => {
     const [mail] = await smtp.waitFor(1)
     const link = linkIn(mail!)
     expect(link.searchParams.get("email")).toBe(ALICE.email)
-    const callback = await mailer.get(`${link.pathname}${link.search}`)
+    // Issue #19: the link opens a confirm page; its button posts the token.
+    const confirm = await mailer.get(`${link.pathname}${link.search}`)
+    expect(confirm.status).toBe(200)
+    const callback = await mailer.post(link.pathname, {
+      csrfToken: await mailer.csrf(),
+      token: link.searchParams.get("token")!,
+      email: link.searchParams.get("email")!,
+      callbackUrl: link.searchParams.get("callbackUrl")!,
+    })
     expectSignedIn(callback)
     expect((await mailer.session())?.user?.email).toBe(ALICE.email)
 

@@ -53,8 +53,9 @@ const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
   "verify-request": { GET: { handler: verifyRequestPage, head: true } },
   callback: {
     GET: { handler: callback, provider: "required" },
-    // OAuth form_post callbacks come from the provider's site and are protected by `state`.
-    POST: { handler: callback, provider: "required", csrf: (p) => p.type === "credentials" || p.type === "webauthn" },
+    // OAuth form_post callbacks come from the provider's site and are protected by `state`. The
+    // email POSTs (the link's confirm button, a typed code) are checked: see actions/callback/email.ts.
+    POST: { handler: callback, provider: "required", csrf: (p) => p.type === "credentials" || p.type === "webauthn" || p.type === "email" },
   },
   "webauthn-options": { GET: { handler: webauthnOptions, provider: "required", api: true } },
 }

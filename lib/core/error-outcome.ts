@@ -13,7 +13,7 @@ import { pageUrl } from "./pages-url.js"
 import { signinPageResponse } from "../pages/signin-page.js"
 
 interface FlowOutcome {
-  page: "signIn" | "error"
+  page: "signIn" | "error" | "verifyRequest"
   /** The `error` query value; defaults to the type. */
   value?: string
   status: number
@@ -30,12 +30,24 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   OAuthAccountNotLinked: { page: "signIn", status: 400 },
   OAuthCreateAccount: { page: "signIn", status: 500 },
   AccountNotLinked: { page: "signIn", value: "OAuthAccountNotLinked", status: 400 },
+  UnverifiedAccountExists: { page: "signIn", status: 409 },
   EmailSignInError: { page: "signIn", value: "EmailSignin", status: 400 },
+  // A wrong code is typed again on the page it came from; the others need a new email.
+  EmailCodeInvalid: { page: "verifyRequest", status: 400 },
+  EmailCodeExpired: { page: "signIn", status: 400 },
+  EmailCodeLocked: { page: "signIn", status: 400 },
+  EmailCodeNotBound: { page: "signIn", status: 400 },
   WebAuthnVerificationError: { page: "signIn", status: 400 },
   AccessDenied: { page: "error", status: 403 },
   Verification: { page: "error", status: 400 },
   // The database is unreachable: a temporary condition, said as such (never access granted).
   AdapterError: { page: "error", status: 503 },
+  // The shared store is down and a single use cannot be checked across processes (passkeys).
+  StoreUnavailable: { page: "error", status: 503 },
+  // A provider too slow, too long-winded or redirecting inwards (lib/outbound/): the sign-in ends here.
+  ProviderTimeout: { page: "error", status: 504 },
+  ProviderResponseTooLarge: { page: "error", status: 502 },
+  ProviderRedirectRefused: { page: "error", status: 502 },
 }
 
 /** Seconds a client is asked to wait after an AdapterError before trying again. */
@@ -51,6 +63,8 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   MethodNotAllowed: 405,
   UnknownAction: 404,
   InvalidProvider: 404,
+  SessionRequired: 401,
+  SessionNotFound: 404,
 }
 
 /** The largest `code` put in a URL or shown on a page. */
@@ -98,6 +112,6 @@ export function toErrorOutcome(error: unknown, ctx: RequestContext): ResponseInt
   if (shown.page === "signIn" && ctx.callbackUrl) params.set("callbackUrl", ctx.callbackUrl)
   const url = pageUrl(ctx, shown.page, params)
   if (ctx.returnRedirect) return json({ url, ...body })
-  if (ctx.wantsJson) return json({ ...body, url }, shown.status, shown.type === "AdapterError" ? { "Retry-After": String(ADAPTER_RETRY_AFTER) } : undefined)
+  if (ctx.wantsJson) return json({ ...body, url }, shown.status, shown.status === 503 ? { "Retry-After": String(ADAPTER_RETRY_AFTER) } : undefined)
   return redirect(url)
 }

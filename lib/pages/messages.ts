@@ -25,10 +25,14 @@ export const SIGNIN_ERROR_TYPES = Object.freeze([
   "MissingCSRF",
   "WebAuthnVerificationError",
   "RateLimited",
+  "UnverifiedAccountExists",
+  "EmailCodeExpired",
+  "EmailCodeLocked",
+  "EmailCodeNotBound",
 ] as const)
 
 /** Values the error page explains, with their status; anything else gets the default page (200). */
-export const ERROR_PAGE_STATUS: Readonly<Record<string, number>> = Object.freeze({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503 })
+export const ERROR_PAGE_STATUS: Readonly<Record<string, number>> = Object.freeze({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503, StoreUnavailable: 503, ProviderRedirectRefused: 502, ProviderResponseTooLarge: 502, ProviderTimeout: 504 })
 
 /** `table[key]` only for the table's own entries: `constructor` or `__proto__` select nothing. */
 export function own<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
@@ -75,4 +79,6 @@ const PROTOCOL_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   UnknownAction: "There is no such action.",
   InvalidProvider: "There is no such sign-in provider.",
   SessionRequired: "Sign in to use this resource.",
+  SessionNotFound: "There is no such session among yours.",
+  EmailCodeInvalid: en["verify.error.EmailCodeInvalid"],
 })

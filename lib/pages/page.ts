@@ -39,6 +39,7 @@ const TITLES: Readonly<Record<string, keyof Messages>> = Object.freeze({
   signin: "signin.heading",
   signout: "signout.heading",
   "verify-request": "verify.heading",
+  "email-confirm": "confirm.heading",
 })
 
 const isLocalized = (name: PageTemplate) => name === "error" || Object.prototype.hasOwnProperty.call(TITLES, name)

@@ -3,6 +3,7 @@
  * a `type`. Factories in this folder return these records; a custom provider is a plain object.
  */
 import type { customFetch } from "../core/symbols.js"
+import type { OutboundOptions } from "../outbound/options.js"
 import type { Adapter } from "../adapters.js"
 import type { Awaitable, Profile, Theme, TokenSet, User } from "../types.js"
 
@@ -99,11 +100,24 @@ export interface OAuthProviderConfig<P extends Record<string, unknown> = Profile
   profile?: (profile: P, tokens: TokenSet) => Awaitable<ProfileUser>
   /** Which token fields to keep on the account (default: all of the spec's token fields). */
   account?: (tokens: TokenSet) => Partial<TokenSet>
-  /** Link to an existing user with the same (verified) email. Only for providers that verify emails. */
+  /**
+   * Link to an existing user with the same email. Only ever on an address the provider vouches
+   * for (`emailVerified`): an unverified address never links.
+   */
   allowDangerousEmailAccountLinking?: boolean
+  /**
+   * Does the provider vouch for the profile's email? Default: the OpenID Connect claim
+   * `email_verified === true` (or "true"); without it the address is unverified. Built-ins with a
+   * documented rule of their own set this (GitHub, Discord, Microsoft Entra ID). A vouched address
+   * is stored verified and may take over an unproven account (README, "Account linking and email
+   * trust").
+   */
+  emailVerified?: boolean | ((profile: P, tokens: TokenSet) => boolean | Promise<boolean>)
   /** `redirect_uri` goes through this URL (overrides the config's `redirectProxyUrl`). */
   redirectProxyUrl?: string
   style?: ProviderStyle
+  /** Limits on every call to this provider: `{ maxResponseSize, connectTimeout, timeout }` (bytes, ms). */
+  outbound?: OutboundOptions
   [customFetch]?: typeof fetch
 }
 
@@ -117,8 +131,25 @@ export interface SendVerificationRequestParams {
   provider: EmailProviderConfig
   /** The raw token (only the link carries it; the database holds its hash). */
   token: string
+  /**
+   * The one-time code to type on the verify-request page (only in the browser that asked for it),
+   * or undefined when the provider has `code: false`.
+   */
+  code?: string
+  /** When the code stops working (at most `expires`); undefined without a code. */
+  codeExpires?: Date
   theme: Theme
   request: Request
+}
+
+/** One-time codes sent with the link (`code` of an email provider). */
+export interface EmailCodeOptions {
+  /** `"digits"` (default, 6 long) or `"letters"`: 8 characters from an unambiguous alphabet (no 0/O, 1/I/L). */
+  format?: "digits" | "letters"
+  /** Characters in a code: 6 to 12 (default 6 for digits, 8 for letters). */
+  length?: number
+  /** Seconds a code stays valid, capped at the link's `maxAge`. Default 600 (10 minutes). */
+  maxAge?: number
 }
 
 export interface EmailProviderConfig extends CommonProviderOptions {
@@ -140,6 +171,13 @@ export interface EmailProviderConfig extends CommonProviderOptions {
   generateVerificationToken?: () => Awaitable<string>
   /** Key for hashing tokens at rest. Default: the configuration's secret. */
   secret?: string
+  /**
+   * Scanner-safe links (default true): opening the link shows a page with one button, and only
+   * the POST from it uses the token. `false`: opening the link signs in at once (Auth.js's way).
+   */
+  confirm?: boolean
+  /** One-time codes in the mail, typed in the browser that asked. Default on; `false` turns them off. */
+  code?: false | EmailCodeOptions
 }
 
 /** Who a passkey ceremony is for, as `getUserInfo` decides it. */

@@ -6,7 +6,7 @@
  */
 import { InvalidOption } from "../errors.js"
 
-export type LimitedMethod = "credentials" | "email" | "webauthn"
+export type LimitedMethod = "credentials" | "email" | "emailCallback" | "webauthn"
 
 export interface RateLimitRule {
   /** Attempts allowed in one window. */
@@ -25,6 +25,7 @@ export interface RateLimitOptions {
   enabled?: boolean
   credentials?: RateLimitMethodOptions | false
   email?: RateLimitMethodOptions | false
+  emailCallback?: RateLimitMethodOptions | false
   webauthn?: RateLimitMethodOptions | false
 }
 
@@ -38,20 +39,24 @@ export type ResolvedRateLimit = Readonly<Partial<Record<LimitedMethod, ResolvedM
 /**
  * The defaults: guessing a password is slowed to 10 tries per account per 15 minutes; one
  * address gets 50 credential attempts per 15 minutes, 30 sign-in mails an hour (5 per address
- * mailed) and 50 passkey verifications per 15 minutes.
+ * mailed), 60 views of the email pages (verify-request, the link's confirm page) and sign-in
+ * POSTs (link or code) per 15 minutes (10 per address, so codes cannot be guessed from many
+ * browsers), and 50 passkey verifications per 15 minutes.
  */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedMethod, ResolvedMethodLimits>> = Object.freeze({
   credentials: { ip: { limit: 50, window: 900 }, identifier: { limit: 10, window: 900 } },
   email: { ip: { limit: 30, window: 3600 }, identifier: { limit: 5, window: 3600 } },
+  emailCallback: { ip: { limit: 60, window: 900 }, identifier: { limit: 10, window: 900 } },
   webauthn: { ip: { limit: 50, window: 900 } },
 })
 
-const METHODS: readonly LimitedMethod[] = ["credentials", "email", "webauthn"]
+const METHODS: readonly LimitedMethod[] = ["credentials", "email", "emailCallback", "webauthn"]
 
 /** The rules each method can have: passkey verification has no identifier to count. */
 const RULES: Readonly<Record<LimitedMethod, readonly (keyof RateLimitMethodOptions)[]>> = {
   credentials: ["ip", "identifier"],
   email: ["ip", "identifier"],
+  emailCallback: ["ip", "identifier"],
   webauthn: ["ip"],
 }
 

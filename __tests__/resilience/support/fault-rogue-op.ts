@@ -30,25 +30,25 @@ export function sendJson(status: number, body: unknown, headers: Record<string, 
 export const hang: Handler = () => undefined
 
 /** A server that records every request it gets (the target of a redirect that must not be followed). */
-export async function recorder(): Promise<{ url: string; hits: string[]; close: () => Promise<void> }> {
+export async function recorder(host = "127.0.0.1"): Promise<{ url: string; hits: string[]; close: () => Promise<void> }> {
   const hits: string[] = []
   const server = createServer((req, res) => {
     hits.push(req.url ?? "")
     res.end("{}")
   })
-  return { ...(await listen(server)), hits }
+  return { ...(await listen(server, host)), hits }
 }
 
-async function listen(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
+async function listen(server: Server, host = "127.0.0.1"): Promise<{ url: string; close: () => Promise<void> }> {
   const sockets = new Set<Socket>()
   server.on("connection", (socket) => {
     sockets.add(socket)
     socket.on("close", () => sockets.delete(socket))
   })
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
+  await new Promise<void>((listening) => server.listen(0, host, listening))
   const { port } = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((closed) => {
         for (const socket of sockets) socket.destroy()

@@ -45,12 +45,17 @@ describe("the tables", () => {
 
   test("the sign-in table has exactly the README's values", () => {
     expect(Object.keys(SIGNIN_ERRORS).sort()).toEqual(
-      ["Signin", "OAuthSignin", "OAuthCallbackError", "OAuthCreateAccount", "EmailCreateAccount", "Callback", "OAuthAccountNotLinked", "EmailSignin", "CredentialsSignin", "SessionRequired", "MissingCSRF", "WebAuthnVerificationError", "RateLimited"].sort(),
+      ["Signin", "OAuthSignin", "OAuthCallbackError", "OAuthCreateAccount", "EmailCreateAccount", "Callback", "OAuthAccountNotLinked", "EmailSignin", "CredentialsSignin", "SessionRequired", "MissingCSRF", "WebAuthnVerificationError", "RateLimited",
+        // Issue #19: the refusals of a one-time email code that need a new email.
+        "EmailCodeExpired", "EmailCodeLocked", "EmailCodeNotBound"].sort(),
     )
   })
 
-  test("the error-page table has exactly Configuration 500, AccessDenied 403, Verification 403, AdapterError 503", () => {
-    expect(Object.fromEntries(Object.entries(ERROR_PAGES).map(([key, value]) => [key, value.status]))).toEqual({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503 })
+  test("the error-page table has exactly Configuration 500, AccessDenied 403, Verification 403, AdapterError 503, and the provider failures of issue #13", () => {
+    expect(Object.fromEntries(Object.entries(ERROR_PAGES).map(([key, value]) => [key, value.status]))).toEqual({
+      Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503, StoreUnavailable: 503,
+      ProviderRedirectRefused: 502, ProviderResponseTooLarge: 502, ProviderTimeout: 504,
+    })
     expect(DEFAULT_ERROR_PAGE.status).toBe(200)
   })
 

@@ -14,6 +14,8 @@ import { testConfig } from "../../helpers/app.js"
 const DEFAULTS = {
   credentials: { ip: { limit: 50, window: 900 }, identifier: { limit: 10, window: 900 } },
   email: { ip: { limit: 30, window: 3600 }, identifier: { limit: 5, window: 3600 } },
+  // Issue #19: the verify-request page, the link's confirm page and the link/code POSTs.
+  emailCallback: { ip: { limit: 60, window: 900 }, identifier: { limit: 10, window: 900 } },
   webauthn: { ip: { limit: 50, window: 900 } },
 }
 

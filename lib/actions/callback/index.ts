@@ -27,9 +27,7 @@ export async function callback(ctx: RequestContext, provider: Provider): Promise
     ctx.callbackUrl = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl") ?? bodyString(ctx.request, "redirectTo"))
     return webauthnCallback(ctx, provider)
   }
-  if (provider.type === "email") {
-    if (ctx.request.method !== "GET") throw new MethodNotAllowed("Sign-in links are opened with GET", { allow: "GET" })
-    return emailCallback(ctx, provider)
-  }
+  // Email: GET is the link (its confirm page), POST the confirm button or a typed code.
+  if (provider.type === "email") return emailCallback(ctx, provider)
   throw new InvalidProvider(`Callbacks for ${provider.type} providers ("${provider.id}") are not available in this version of Gatehouse`)
 }

@@ -3,6 +3,8 @@
  * `email: { verificationRequest: true }`), store the token's hash, send the link, and go to the
  * verify-request page. The answer is the same whether or not the address has an account. If the
  * mail cannot be sent, the stored token is removed and the user lands on `error=EmailSignin`.
+ * With codes on (the default), the mail also carries a one-time code, bound to this browser by
+ * the code cookie set with the redirect (see providers/email/pending.ts).
  */
 import { randomUUID } from "node:crypto"
 import { EmailSignInError } from "../../errors.js"
@@ -16,6 +18,9 @@ import type { EmailProviderConfig } from "../../providers/types.js"
 import { emailIdentifier } from "../../providers/email/identifier.js"
 import { canonicalMailbox } from "../../providers/email/mailbox.js"
 import { hashToken, newToken } from "../../providers/email/token.js"
+import { codeSettings, hashCode, newCode } from "../../providers/email/code.js"
+import { codeCookie } from "../../providers/email/pending.js"
+import { randomHex } from "../../crypto/random.js"
 import { authorizeSignIn } from "../callback/login.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
 
@@ -40,14 +45,22 @@ export async function emailSignin(ctx: RequestContext, provider: EmailProviderCo
   await adapter.createVerificationToken({ identifier, token: hashed, expires })
   const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl ?? ctx.request.origin, token, email: identifier })
   const url = `${ctx.baseUrl}/callback/${provider.id}?${query}`
+  const settings = codeSettings(provider)
+  const code = settings && newCode(settings)
+  const codeExpires = settings && new Date(Math.min(expires.getTime(), Date.now() + settings.maxAge * 1000))
   try {
     const send = provider.sendVerificationRequest
     if (!send) throw new Error("the provider has no sendVerificationRequest")
-    await send({ identifier, url, expires, provider, token, theme: ctx.config.theme, request: ctx.request.webRequest() })
+    await send({ identifier, url, expires, provider, token, code, codeExpires, theme: ctx.config.theme, request: ctx.request.webRequest() })
   } catch (error) {
     // No orphan token: the link was never delivered.
     await Promise.resolve(adapter.useVerificationToken({ identifier, token: hashed })).catch(() => undefined)
     throw new EmailSignInError(`The sign-in email for provider "${provider.id}" could not be sent`, { cause: { err: error } })
+  }
+  if (code && codeExpires) {
+    const salt = randomHex(16)
+    const pending = { provider: provider.id, identifier, link: hashed, hash: hashCode(code, salt), salt, callbackUrl: ctx.callbackUrl ?? ctx.request.origin }
+    ctx.outCookies.push(codeCookie(ctx, pending, Math.max(1, Math.round((codeExpires.getTime() - Date.now()) / 1000))))
   }
   return redirect(pageUrl(ctx, "verifyRequest", new URLSearchParams({ provider: provider.id, type: "email" })))
 }

@@ -1,5 +1,6 @@
 /** `POST signin/<oauth provider>`: to the provider's authorization endpoint, with the check cookies. */
 import { AuthError, OAuthSignInError } from "../../errors.js"
+import { outboundFailure } from "../../outbound/failure.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { redirect } from "../../core/response.js"
@@ -15,6 +16,8 @@ export async function oauthSignin(ctx: RequestContext, provider: OAuthProviderCo
     start = await startAuthorization(ctx, provider, startedBy)
   } catch (error) {
     if (error instanceof AuthError) throw error
+    const outbound = outboundFailure(error)
+    if (outbound) throw outbound
     throw new OAuthSignInError(`The sign-in with provider "${provider.id}" could not start (discovery or configuration)`, { cause: { err: error } })
   }
   const cookies = [...start.cookies]

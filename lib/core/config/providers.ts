@@ -6,6 +6,7 @@
 import { InvalidEndpoints, InvalidOption } from "../../errors.js"
 import type { EmailProviderConfig, OAuthProviderConfig, Provider } from "../../providers/types.js"
 import { sendVerificationRequest as defaultSender } from "../../providers/email/send.js"
+import { assertCodeOptions } from "../../providers/email/code.js"
 import type { PublicProvider } from "../../types.js"
 import { endpoint } from "../../providers/oauth/options.js"
 import { providerEnvName, type EnvObject } from "./env.js"
@@ -66,6 +67,7 @@ function checkEmail(provider: EmailProviderConfig, index: number): EmailProvider
     throw new InvalidOption(`${path}.server is required to send sign-in emails: an SMTP URL or nodemailer transport options (or your own sendVerificationRequest)`)
   }
   if (typeof provider.sendVerificationRequest !== "function") throw new InvalidOption(`${path}.sendVerificationRequest is required`)
+  assertCodeOptions(provider, path)
   return provider
 }
 

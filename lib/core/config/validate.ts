@@ -6,6 +6,7 @@
 import { DuplicateProviderId, InvalidOption, MissingAdapter, MissingAuthorize, UnsupportedStrategy } from "../../errors.js"
 import type { Adapter } from "../../adapters.js"
 import { PROVIDER_TYPES, type Provider } from "../../providers/types.js"
+import { outboundLimits } from "../../outbound/options.js"
 import type { AuthConfig, CookieOptions, JWTOptions, PagesOptions, SessionOptions, Theme } from "../../types.js"
 import { LOG_LEVELS, type LogLevel } from "../logger.js"
 
@@ -37,7 +38,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export const CONFIG_OPTIONS = Object.freeze([
   "providers", "adapter", "basePath", "secret", "session", "jwt", "callbacks", "events", "pages", "theme",
   "locale", "messages", "cookies", "useSecureCookies", "trustHost", "skipCSRFCheck", "redirectProxyUrl",
-  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw",
+  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking",
 ] as const satisfies readonly (keyof AuthConfig)[])
 export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal"] as const satisfies readonly (keyof SessionOptions)[])
 export const JWT_OPTIONS = Object.freeze(["encode", "decode", "maxAge"] as const satisfies readonly (keyof JWTOptions)[])
@@ -78,6 +79,7 @@ export function assertProviders(list: unknown): Provider[] {
         invalid(`${path}.credentials`, "must be an object of form fields", provider.credentials)
       }
     }
+    if (provider.type === "oauth" || provider.type === "oidc") outboundLimits(provider.outbound, `${path}.outbound`)
     return provider as unknown as Provider
   })
 }

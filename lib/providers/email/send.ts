@@ -10,6 +10,7 @@ import { CSS_COLOR } from "../../core/config/validate.js"
 import { render } from "../../pages/render.js"
 import { chooseLocale, i18nOfTheme } from "../../i18n/index.js"
 import { emailTexts } from "./texts.js"
+import { displayCode } from "./code.js"
 import type { EmailProviderConfig, SendVerificationRequestParams } from "../types.js"
 
 /** Milliseconds: connecting, waiting for the greeting, and silence on the socket. */
@@ -46,13 +47,14 @@ function transportOf(provider: EmailProviderConfig): Transporter {
 const color = (value: string | undefined, fallback: string) => (value && CSS_COLOR.test(value.trim()) ? value.trim() : fallback)
 
 export async function sendVerificationRequest(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, expires, provider, theme, request } = params
+  const { identifier, url, expires, provider, theme, request, code, codeExpires } = params
   const site = new URL(url).host
   // The language of the person who asked for the link: the configured one, else their browser's.
   const { locale } = chooseLocale(i18nOfTheme(theme), request?.headers.get("accept-language") ?? undefined)
-  const texts = emailTexts(locale, { site, identifier, expires })
+  const texts = emailTexts(locale, { site, identifier, expires, codeExpires: code ? (codeExpires ?? expires) : undefined })
   const model = {
     ...texts,
+    codeText: code && displayCode(code),
     site,
     identifier,
     url,

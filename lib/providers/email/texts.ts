@@ -15,6 +15,8 @@ export interface EmailTexts {
   textIntro: string
   button: string
   expiresText: string
+  /** With a one-time code: its heading and help, and the link's sentences as the alternative. */
+  code?: { label: string; help: string }
 }
 
 const formats = new Map<string, Intl.DateTimeFormat | null>()
@@ -37,16 +39,19 @@ export function formatExpiry(date: Date, tag: string): string {
   return dateFormat(tag)?.format(date) ?? date.toUTCString()
 }
 
-export function emailTexts(locale: Locale, values: { site: string; identifier: string; expires: Date }): EmailTexts {
+export function emailTexts(locale: Locale, values: { site: string; identifier: string; expires: Date; codeExpires?: Date }): EmailTexts {
   const t = locale.messages
   const filled = { site: values.site, identifier: values.identifier, expires: formatExpiry(values.expires, locale.tag) }
-  const [before, after, showIdentifier] = splitAt(format(t["email.intro"], { site: filled.site, expires: filled.expires }), "identifier")
+  const withCode = values.codeExpires !== undefined
+  const [before, after, showIdentifier] = splitAt(format(t[withCode ? "email.linkIntro" : "email.intro"], { site: filled.site, expires: filled.expires }), "identifier")
+  const code = values.codeExpires && { label: t["email.codeLabel"], help: format(t["email.codeHelp"], { codeExpires: formatExpiry(values.codeExpires, locale.tag) }) }
   return {
+    ...(code && { code }),
     lang: locale.tag,
     subject: format(t["email.subject"], filled),
     heading: format(t["email.heading"], filled),
     intro: { before, after, showIdentifier },
-    textIntro: format(t["email.textIntro"], filled),
+    textIntro: format(t[withCode ? "email.textLinkIntro" : "email.textIntro"], filled),
     button: format(t["email.button"], filled),
     expiresText: format(t["email.expires"], filled),
   }

@@ -85,7 +85,7 @@ export interface AuthorizationStart {
 
 /** `startedBy`: the stored user whose session starts this sign-in, if any (see checks.ts). */
 export async function startAuthorization(ctx: RequestContext, provider: OAuthProviderConfig, startedBy?: string): Promise<AuthorizationStart> {
-  const config = await oauthConfiguration(provider)
+  const config = await oauthConfiguration(provider, (message) => ctx.config.logger.debug(message))
   const viaProxy = Boolean(redirectProxyUrl(ctx, provider))
   const checks = await issueChecks(ctx, provider, checksOf(provider, viaProxy), viaProxy ? proxyState(ctx, provider) : undefined, startedBy)
   const configured = endpoint(provider.authorization, provider).params

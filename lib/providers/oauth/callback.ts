@@ -7,7 +7,8 @@
 import * as client from "openid-client"
 import { AuthError, OAuthCallbackError, OAuthProfileParseError } from "../../errors.js"
 import type { RequestContext } from "../../core/context.js"
-import { customFetch } from "../../core/symbols.js"
+import { providerFetch } from "../../outbound/fetch.js"
+import { outboundFailure } from "../../outbound/failure.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { OAuthProviderConfig } from "../types.js"
 import { redirectProxyUrl, redirectUri } from "./authorization.js"
@@ -58,7 +59,7 @@ function formPostUser(ctx: RequestContext): Record<string, unknown> | undefined 
 async function fetchProfile(config: client.Configuration, provider: OAuthProviderConfig, tokens: TokenSet, claims: Profile | undefined): Promise<Profile> {
   const userinfo = provider.userinfo
   if (userinfo && typeof userinfo === "object" && "request" in userinfo && typeof userinfo.request === "function") {
-    return (await userinfo.request({ tokens, provider, fetch: provider[customFetch] ?? fetch })) as Profile
+    return (await userinfo.request({ tokens, provider, fetch: providerFetch(provider) })) as Profile
   }
   const accessToken = tokens.access_token
   const { url, params } = endpoint(userinfo, provider)
@@ -94,7 +95,7 @@ export async function completeAuthorization(ctx: RequestContext, provider: OAuth
   const expected = expectedChecks(ctx, provider, checks)
   assertState(expected, single(params, "state"))
   try {
-    const config = await oauthConfiguration(provider)
+    const config = await oauthConfiguration(provider, (message) => ctx.config.logger.debug(message))
     const current = new URL(redirectUri(ctx, provider))
     params.forEach((value, key) => current.searchParams.append(key, value))
     const response = await client.authorizationCodeGrant(
@@ -121,6 +122,8 @@ export async function completeAuthorization(ctx: RequestContext, provider: OAuth
     return { user, account: accountOf(provider, tokens, providerAccountId), profile, startedBy: expected.startedBy }
   } catch (cause) {
     if (cause instanceof AuthError) throw cause
+    const outbound = outboundFailure(cause)
+    if (outbound) throw outbound
     throw new OAuthCallbackError(`The sign-in with provider "${provider.id}" could not be completed`, { cause: { err: cause } })
   }
 }

@@ -2,15 +2,27 @@
  * The openid-client `Configuration` of each OAuth/OIDC provider: discovered from its issuer (or
  * `wellKnown` URL) or built from explicit endpoints, once per provider record. Discovery runs on
  * first use, is shared by concurrent requests, and a failure is not cached (the next sign-in
- * retries), like jose's remote JWKS.
+ * retries), like jose's remote JWKS. A configuration older than an hour is rebuilt in the
+ * background while the old one keeps serving (and keeps serving if the issuer is down). Every
+ * call goes through the provider's bounded fetch (lib/outbound/).
  */
 import * as client from "openid-client"
 import { OAuthSignInError } from "../../errors.js"
-import { customFetch } from "../../core/symbols.js"
+import { providerFetch } from "../../outbound/fetch.js"
+import { outboundLimits } from "../../outbound/options.js"
 import type { OAuthProviderConfig } from "../types.js"
 import { endpoint } from "./options.js"
 
-const pending = new WeakMap<OAuthProviderConfig, Promise<client.Configuration>>()
+/** How long a built configuration (with its discovery document) is used before it is rebuilt. */
+export const CONFIGURATION_MAX_AGE_MS = 60 * 60 * 1000
+
+interface Built {
+  configuration: Promise<client.Configuration>
+  builtAt: number
+  refreshing?: boolean
+}
+
+const built = new WeakMap<OAuthProviderConfig, Built>()
 
 /** HTTP is allowed only for loopback hosts (local development and tests); anything else needs HTTPS. */
 function loopback(url: string | undefined): boolean {
@@ -40,11 +52,13 @@ function clientAuthentication(provider: OAuthProviderConfig): client.ClientAuth 
   }
 }
 
-async function build(provider: OAuthProviderConfig): Promise<client.Configuration> {
+async function build(provider: OAuthProviderConfig, log?: (message: string) => void): Promise<client.Configuration> {
   const clientId = provider.clientId as string
   const metadata = { ...provider.client, client_secret: provider.clientSecret }
   const auth = clientAuthentication(provider)
-  const fetchImpl = provider[customFetch]
+  const fetchImpl = providerFetch(provider, log)
+  // openid-client's own request timeout (seconds) is kept behind ours, so ours names the failure.
+  const timeout = Math.ceil(outboundLimits(provider.outbound).timeout / 1000) + 1
   const authorization = endpoint(provider.authorization, provider).url
   const token = endpoint(provider.token, provider, true).url
   const userinfo = endpoint(provider.userinfo, provider).url
@@ -55,7 +69,8 @@ async function build(provider: OAuthProviderConfig): Promise<client.Configuratio
     config = await client.discovery(server, clientId, metadata, auth, {
       algorithm: provider.type === "oidc" ? "oidc" : "oauth2",
       execute: insecure ? [client.allowInsecureRequests] : [],
-      ...(fetchImpl && { [client.customFetch]: fetchImpl as client.CustomFetch }),
+      timeout,
+      [client.customFetch]: fetchImpl as client.CustomFetch,
     })
     // A plain copy: the metadata object also carries helper methods.
     const discovered = JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata
@@ -94,18 +109,31 @@ async function build(provider: OAuthProviderConfig): Promise<client.Configuratio
     )
   }
   if (insecure) client.allowInsecureRequests(config)
-  if (fetchImpl) config[client.customFetch] = fetchImpl as client.CustomFetch
+  config[client.customFetch] = fetchImpl as client.CustomFetch
+  config.timeout = timeout
   // openid-client does not verify ID token signatures in the code flow unless asked: ask.
   if (provider.type === "oidc") client.enableNonRepudiationChecks(config)
   return config
 }
 
-export function oauthConfiguration(provider: OAuthProviderConfig): Promise<client.Configuration> {
-  let configuration = pending.get(provider)
-  if (!configuration) {
-    configuration = build(provider)
-    pending.set(provider, configuration)
-    configuration.catch(() => pending.delete(provider))
+export function oauthConfiguration(provider: OAuthProviderConfig, log?: (message: string) => void): Promise<client.Configuration> {
+  const entry = built.get(provider)
+  if (!entry) {
+    const configuration = build(provider, log)
+    built.set(provider, { configuration, builtAt: Date.now() })
+    configuration.catch(() => built.delete(provider))
+    return configuration
   }
-  return configuration
+  if (!entry.refreshing && Date.now() - entry.builtAt > CONFIGURATION_MAX_AGE_MS) {
+    // Stale-while-revalidate: this request uses the configuration in hand.
+    entry.refreshing = true
+    build(provider, log).then(
+      (fresh) => built.set(provider, { configuration: Promise.resolve(fresh), builtAt: Date.now() }),
+      (error: Error) => {
+        entry.refreshing = false
+        log?.(`Provider "${provider.id}": the configuration could not be refreshed (${error.message}); the previous one stays in use`)
+      },
+    )
+  }
+  return entry.configuration
 }

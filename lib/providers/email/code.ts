@@ -1,0 +1,94 @@
+/**
+ * One-time codes sent with the magic link, for a person reading the mail on another device: six
+ * digits by default, or eight characters from an alphabet without look-alikes (no 0/O, 1/I/L).
+ * A code is drawn uniformly with `crypto.randomInt`, kept only as a salted SHA-256 hash (sealed in
+ * the browser's code cookie, see pending.ts) and compared in constant time. What a person types is
+ * read leniently: spaces and hyphens are dropped, letters upper-cased.
+ */
+import { randomInt } from "node:crypto"
+import { InvalidOption } from "../../errors.js"
+import { sha256Hex } from "../../crypto/hash.js"
+import { safeEqual } from "../../crypto/equal.js"
+import type { EmailCodeOptions, EmailProviderConfig } from "../types.js"
+
+export const DIGITS = "0123456789"
+/** Upper-case letters and digits a reader cannot confuse: no 0, O, 1, I, L. */
+export const LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+/** Default lifetime of a code: 10 minutes (never beyond its link's). */
+export const DEFAULT_CODE_MAX_AGE = 10 * 60
+/** Wrong codes a browser may type before the code and its link are dead. */
+export const MAX_CODE_ATTEMPTS = 5
+
+export interface CodeSettings {
+  alphabet: string
+  length: number
+  /** Seconds. */
+  maxAge: number
+}
+
+/** The provider's code settings, or undefined when codes are off. */
+export function codeSettings(provider: EmailProviderConfig): CodeSettings | undefined {
+  const option = provider.code
+  if (option === false) return undefined
+  const letters = option?.format === "letters"
+  return {
+    alphabet: letters ? LETTERS : DIGITS,
+    length: option?.length ?? (letters ? 8 : 6),
+    maxAge: option?.maxAge ?? DEFAULT_CODE_MAX_AGE,
+  }
+}
+
+/** Start-up check of `confirm` and `code` (InvalidOption naming the option). */
+export function assertCodeOptions(provider: EmailProviderConfig, path: string): void {
+  if (provider.confirm !== undefined && typeof provider.confirm !== "boolean") {
+    throw new InvalidOption(`${path}.confirm must be true or false (got ${JSON.stringify(provider.confirm)})`)
+  }
+  const option = provider.code as unknown
+  if (option === undefined || option === false) return
+  if (typeof option !== "object" || option === null) throw new InvalidOption(`${path}.code must be false or { format, length, maxAge } (got ${JSON.stringify(option)})`)
+  const { format, length, maxAge, ...rest } = option as EmailCodeOptions
+  const extra = Object.keys(rest)[0]
+  if (extra !== undefined) throw new InvalidOption(`${path}.code.${extra} is not an option (expected format, length, maxAge)`)
+  if (format !== undefined && format !== "digits" && format !== "letters") {
+    throw new InvalidOption(`${path}.code.format must be "digits" or "letters" (got ${JSON.stringify(format)})`)
+  }
+  if (length !== undefined && (!Number.isInteger(length) || length < 6 || length > 12)) {
+    throw new InvalidOption(`${path}.code.length must be a whole number from 6 to 12 (got ${JSON.stringify(length)})`)
+  }
+  if (maxAge !== undefined && (typeof maxAge !== "number" || !Number.isFinite(maxAge) || maxAge <= 0)) {
+    throw new InvalidOption(`${path}.code.maxAge must be a positive number of seconds (got ${JSON.stringify(maxAge)})`)
+  }
+}
+
+/** A new code: `length` characters drawn uniformly from the alphabet. */
+export function newCode(settings: CodeSettings): string {
+  let code = ""
+  for (let i = 0; i < settings.length; i++) code += settings.alphabet[randomInt(settings.alphabet.length)]
+  return code
+}
+
+/** A code as the mail shows it, in groups (`123 456`, `ABCD EFGH`); spaces are ignored when typed. */
+export function displayCode(code: string): string {
+  const size = code.length % 4 === 0 ? 4 : code.length % 3 === 0 ? 3 : code.length
+  return (code.match(new RegExp(`.{1,${size}}`, "g")) ?? [code]).join(" ")
+}
+
+/** What a person typed, as a code: without spaces and hyphens, upper case; undefined if it cannot be one. */
+export function readTypedCode(input: string | undefined, settings: CodeSettings): string | undefined {
+  if (input === undefined || input.length > 64) return undefined
+  const code = input.normalize("NFKC").replace(/[\s-]/g, "").toUpperCase()
+  if (code.length !== settings.length) return undefined
+  for (const character of code) if (!settings.alphabet.includes(character)) return undefined
+  return code
+}
+
+/** The stored form of a code: SHA-256 of the code and a random salt of its own. */
+export function hashCode(code: string, salt: string): string {
+  return sha256Hex(`${code}:${salt}`)
+}
+
+/** Constant-time: does `code` hash to `expected` with `salt`? */
+export function codeMatches(code: string | undefined, salt: string, expected: string): boolean {
+  // A code that cannot be one is still hashed and compared, so both take the same time.
+  return safeEqual(hashCode(code ?? "", salt), expected) && code !== undefined
+}
