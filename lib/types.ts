@@ -9,6 +9,7 @@ import type { IncomingMessage } from "node:http"
 import type { Adapter } from "./adapters.js"
 import type { LoggerInstance, LogLevel } from "./core/logger.js"
 import type { RateLimitOptions } from "./rate-limit/options.js"
+import type { AccountLinkingOptions } from "./linking/options.js"
 import type { StateStore } from "./state/types.js"
 import type { Provider, ProviderType } from "./providers/types.js"
 import type { raw, skipCSRFCheck } from "./core/symbols.js"
@@ -262,6 +263,13 @@ export interface AuthConfig {
    */
   store?: StateStore
   /**
+   * A sign-in that proves an address (magic link, a provider that vouches for the email) meeting a
+   * stored user whose address nobody proved, who has other ways to sign in: `{ unverifiedEmail:
+   * "reclaim" }` (default: those other ways are removed and the user's sessions ended) or
+   * `"refuse"` (`UnverifiedAccountExists`). README, "Account linking and email trust".
+   */
+  accountLinking?: AccountLinkingOptions
+  /**
    * The developer page `GET <basePath>/diagnostics` (what Gatehouse inferred about URLs, proxy,
    * cookies and providers). Default: on unless NODE_ENV is `production`; `false` turns it off,
    * `true` also serves it in production (it answers 404 when off).
@@ -303,3 +311,6 @@ export type AuthAction =
   | "signout"
   | "verify-request"
   | "webauthn-options"
+  | "notice"
+  | "passkey-setup"
+  | "sessions"

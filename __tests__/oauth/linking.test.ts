@@ -29,9 +29,12 @@ async function linkingSite(options: { strategy?: "database" | "cookie"; linking?
   return { site, adapter, events }
 }
 
-/** A user who signed up some other way (say, by email) with alice's address. */
+/**
+ * A user who signed up some other way (say, by email, which proves the address) with alice's
+ * address. (An unproven one is reclaimed by a vouched sign-in: __tests__/security/account-takeover.test.ts.)
+ */
 async function existingAlice(adapter: MemoryAdapterInstance) {
-  return adapter.createUser({ id: "stored-alice", name: "Alice (stored)", email: "alice@example.com", emailVerified: null, image: null })
+  return adapter.createUser({ id: "stored-alice", name: "Alice (stored)", email: "alice@example.com", emailVerified: new Date(), image: null })
 }
 
 describe("first and later sign-ins", () => {

@@ -272,4 +272,50 @@ describe("FAULT-06 the shared rate-limit store goes away and comes back", () => 
     expect(adapterErrors(0)).toHaveLength(1)
     expect(adapterErrors(1)).toHaveLength(1)
   }, 30_000)
+
+  it("issue #12: down, a passkey challenge's single use cannot be checked across processes, so verification fails closed (503 StoreUnavailable) on both; back, passkeys work", async () => {
+    if (!(await ping(port))) await startRedis()
+    const url = `redis://127.0.0.1:${port}`
+    const prefix = `fault06-passkey:${randomUUID()}:`
+    const adapter = MemoryAdapter()
+    const soft = softFor()
+    soft.counting = false
+    await seedUser(adapter, ALICE)
+    await seedPasskey(adapter, ALICE.id, soft, 0)
+    const clientsOf: Client[] = []
+    const apps = await Promise.all(
+      [0, 1].map(async () => {
+        const client = await connect(url)
+        clientsOf.push(client)
+        return production(() => buildPasskeyApp({ adapter, config: { store: RedisStore({ client, prefix }), logger: { error: () => undefined } } })).app
+      }),
+    )
+    const [a, b] = apps as [Express, Express]
+    const victim = new Browser(a)
+    const options = await victim.options()
+    const challenge = victim.jar.get(names().challenge)!
+    const data = soft.authenticate(options.body.options)
+
+    await run("redis-cli", ["-p", String(port), "shutdown", "nosave"]).catch(() => undefined)
+    await new Promise((exited) => (server!.exitCode === null ? server!.once("exit", exited) : exited(undefined)))
+    // The victim's own response, and the same response replayed on the other process: neither
+    // signs in, and each says why (a temporary 503, not a passkey failure).
+    const attacker = new Browser(b)
+    attacker.jar.set(names().challenge, challenge)
+    for (const [browser, res] of [[victim, await victim.callback("authenticate", data)], [attacker, await attacker.callback("authenticate", data)]] as const) {
+      expect(res.status).toBe(302)
+      expect(new URL(res.headers.location!, BASE).searchParams.get("error")).toBe("StoreUnavailable")
+      expect(await browser.session()).toBeNull()
+    }
+
+    await startRedis()
+    await until(() => clientsOf.every((client) => client.isReady), "the clients to reconnect")
+    await new Promise((resume) => setTimeout(resume, 2200))
+    // The first call after the retry delay starts the background probe; the next ones use Redis.
+    await new Browser(b).callback("authenticate", data).catch(() => undefined)
+    await new Promise((resume) => setTimeout(resume, 300))
+    const fresh = new Browser(b)
+    const again = await fresh.options()
+    expectSignedIn(await fresh.callback("authenticate", soft.authenticate(again.body.options)))
+  }, 30_000)
 })

@@ -146,6 +146,9 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       const account = store.accounts.get(accountKey(provider, providerAccountId))
       return account ? copy(account) : null
     },
+    async listAccountsByUserId(userId) {
+      return [...store.accounts.values()].filter((account) => account.userId === userId).map(copy)
+    },
 
     async createSession(session) {
       if (store.sessions.has(session.sessionToken)) throw new ConstraintError("sessions.session_token")
@@ -206,6 +209,12 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     },
     async listAuthenticatorsByUserId(userId) {
       return [...store.authenticators.values()].filter((authenticator) => authenticator.userId === userId).map(copy)
+    },
+    async deleteAuthenticator(credentialID) {
+      const found = store.authenticators.get(credentialID)
+      if (!found) return null
+      remove(store.authenticators, credentialID)
+      return copy(found)
     },
     async updateAuthenticatorCounter(credentialID, counter) {
       const current = store.authenticators.get(credentialID)

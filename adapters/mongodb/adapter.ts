@@ -120,6 +120,11 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
       const found = await (await handles()).accounts.findOne(filter, opts)
       return found ? fromRecord<AdapterAccount>(found) : null
     },
+    async listAccountsByUserId(userId) {
+      if (!isObjectIdHex(key(userId, "userId"))) return []
+      const found = await (await handles()).accounts.find({ userId: toObjectId(userId) }, opts).toArray()
+      return found.map((document) => fromRecord<AdapterAccount>(document))
+    },
 
     async createSession(session) {
       const document = to({ ...session, sessionToken: key(session.sessionToken, "sessionToken") })
@@ -190,6 +195,10 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
       const filter = { userId: toObjectId(userId) }
       const found = await (await handles()).authenticators.find(filter, opts).toArray()
       return found.map((document) => fromRecord<AdapterAuthenticator>(document))
+    },
+    async deleteAuthenticator(credentialID) {
+      const deleted = await (await handles()).authenticators.findOneAndDelete({ credentialID: key(credentialID, "credentialID") }, opts)
+      return deleted ? fromRecord<AdapterAuthenticator>(deleted) : null
     },
     async updateAuthenticatorCounter(credentialID, counter) {
       const filter = { credentialID: key(credentialID, "credentialID") }

@@ -130,6 +130,10 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
         .executeTakeFirst()
       return row ? toAccount(row) : null
     },
+    async listAccountsByUserId(userId) {
+      const rows = await db.selectFrom(t.accounts).selectAll().where("user_id", "=", userId).execute()
+      return rows.map(toAccount)
+    },
 
     async createSession(session) {
       await db
@@ -198,6 +202,12 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
     async listAuthenticatorsByUserId(userId) {
       const rows = await db.selectFrom(t.authenticators).selectAll().where("user_id", "=", userId).execute()
       return rows.map(toAuthenticator)
+    },
+    async deleteAuthenticator(credentialID) {
+      const row = await db.selectFrom(t.authenticators).selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
+      if (!row) return null
+      await db.deleteFrom(t.authenticators).where("credential_id", "=", credentialID).execute()
+      return toAuthenticator(row)
     },
     async updateAuthenticatorCounter(credentialID, counter) {
       // Never lowered: a slower request with an older counter must not undo a newer one.

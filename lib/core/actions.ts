@@ -6,8 +6,11 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
   "csrf",
   "diagnostics",
   "error",
+  "notice",
+  "passkey-setup",
   "providers",
   "session",
+  "sessions",
   "signin",
   "signout",
   "verify-request",
@@ -16,7 +19,8 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
 
 const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
 /** Actions whose path may (or must) name a provider: `/signin/github`. */
-const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options"])
+// `sessions/revoke` uses the same second segment (checked by the sessions actions).
+const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "sessions"])
 
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)

@@ -32,6 +32,9 @@ export const ADAPTER_METHODS = [
   // Gatehouse extensions (optional; listing and revoking sessions need them).
   "listSessionsByUserId",
   "deleteSessionsByUserId",
+  // Gatehouse extensions: a user's accounts and removing a passkey (reclaiming an unproven account).
+  "listAccountsByUserId",
+  "deleteAuthenticator",
 ] as const satisfies readonly (keyof Adapter)[]
 
 export type AdapterMethod = (typeof ADAPTER_METHODS)[number]

@@ -16,6 +16,10 @@ import { signinPage, signinStart } from "../actions/signin/index.js"
 import { signOut, signoutPage } from "../actions/signout.js"
 import { verifyRequestPage } from "../actions/verify-request.js"
 import { webauthnOptions } from "../actions/webauthn-options.js"
+import { noticePage } from "../actions/notice.js"
+import { passkeySetupPage } from "../actions/passkey-setup.js"
+import { listSessionsAction } from "../actions/sessions/list.js"
+import { revokeSessionsAction } from "../actions/sessions/revoke.js"
 import type { ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
 import { assertCsrf } from "./csrf.js"
@@ -58,6 +62,13 @@ const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
     POST: { handler: callback, provider: "required", csrf: (p) => p.type === "credentials" || p.type === "webauthn" || p.type === "email" },
   },
   "webauthn-options": { GET: { handler: webauthnOptions, provider: "required", api: true } },
+  notice: { GET: { handler: noticePage, head: true } },
+  "passkey-setup": { GET: { handler: passkeySetupPage, provider: "optional", head: true } },
+  // `GET sessions` and `POST sessions/revoke` (the handlers check the second segment).
+  sessions: {
+    GET: { handler: listSessionsAction, api: true },
+    POST: { handler: revokeSessionsAction, csrf: true },
+  },
 }
 
 function allowed(routes: Partial<Record<"GET" | "POST", Route>>): string {

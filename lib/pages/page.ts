@@ -40,6 +40,8 @@ const TITLES: Readonly<Record<string, keyof Messages>> = Object.freeze({
   signout: "signout.heading",
   "verify-request": "verify.heading",
   "email-confirm": "confirm.heading",
+  notice: "notice.AccountReclaimed.heading",
+  "passkey-setup": "passkey.setup.heading",
 })
 
 const isLocalized = (name: PageTemplate) => name === "error" || Object.prototype.hasOwnProperty.call(TITLES, name)
@@ -57,7 +59,7 @@ export function pageResponse(ctx: PageContext, name: PageTemplate, title: string
   const shownTitle = name === "error" ? (view as ErrorModel).heading : localized ? messages[TITLES[name] as keyof Messages] : title
   const style = themeStyle(ctx.config.theme, ctx.config.providers.list, ctx.config)
   const body = renderPage(name, { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo }, view, pageTexts(messages))
-  const scripts = name === "signin" && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
+  const scripts = (name === "signin" || name === "passkey-setup") && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
   const response = html(body, pageCsp(style, scripts), status)
   const headers: Record<string, string> = { ...response.headers, "Content-Language": tag }
   if (negotiated) headers.Vary = "Accept-Language"

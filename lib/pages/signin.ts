@@ -19,11 +19,23 @@ export interface SigninModel {
   callbackUrl: string
   error?: string
   credentials: Array<{ id: string; name: string; action: string; fields: FieldModel[] }>
-  email: Array<{ id: string; name: string; action: string }>
+  /** `passkeyAutofill`: this field also offers the site's passkeys (conditional UI). */
+  email: Array<{ id: string; name: string; action: string; passkeyAutofill?: boolean }>
   oauth: Array<{ id: string; name: string; action: string; logo?: string }>
-  webauthn: Array<{ id: string; name: string; action: string; optionsUrl: string; conditional: boolean; emailLabel: string }>
+  webauthn: Array<{ id: string; name: string; action: string; optionsUrl: string; conditional: boolean; emailLabel: string; create: PasskeyCreateModel }>
   /** The passkey script, when the page has a passkey form. */
   scriptUrl?: string
+}
+
+/**
+ * How a first passkey is created from the sign-in page (issue #12). With an email provider, the
+ * address is proved first: a magic link whose callback is the passkey set-up page, where the
+ * signed-in (verified) user creates the passkey. Without one, the ceremony runs at once for a new
+ * user whose address stays unverified until a proving sign-in (README, "Account linking and
+ * email trust").
+ */
+export interface PasskeyCreateModel {
+  viaEmail?: { action: string; callbackUrl: string }
 }
 
 const AUTOCOMPLETE: Record<string, string> = { password: "current-password", email: "email", username: "username" }
@@ -72,6 +84,7 @@ export function signinModel(input: {
     oauth: [],
     webauthn: [],
   }
+  const emailProvider = input.providers.find((provider) => provider.type === "email")
   for (const provider of input.providers) {
     const signinUrl = `${input.baseUrl}/signin/${provider.id}`
     if (provider.type === "credentials") {
@@ -86,11 +99,23 @@ export function signinModel(input: {
         optionsUrl: `${input.baseUrl}/webauthn-options/${provider.id}`,
         conditional: provider.enableConditionalUI !== false,
         emailLabel: passkeyEmailLabel(provider.formFields?.email?.label, t),
+        create: emailProvider
+          ? {
+              viaEmail: {
+                action: `${input.baseUrl}/signin/${emailProvider.id}`,
+                callbackUrl: `${input.baseUrl}/passkey-setup/${provider.id}?${new URLSearchParams({ callbackUrl: input.callbackUrl })}`,
+              },
+            }
+          : {},
       })
       model.scriptUrl = `${input.baseUrl}/assets/${WEBAUTHN_SCRIPT}`
     } else {
       model.oauth.push({ id: provider.id, name: provider.name, action: signinUrl, logo: safeLogo(provider.style?.logo) })
     }
   }
+  // The first email field also offers passkeys in the browser's autofill (conditional UI): the
+  // passkey button itself asks for no address.
+  const first = model.email[0]
+  if (first && model.webauthn.some((passkey) => passkey.conditional)) first.passkeyAutofill = true
   return model
 }

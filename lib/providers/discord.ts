@@ -70,6 +70,8 @@ export default function Discord(options: OAuthUserConfig<DiscordProfile> = {}): 
         email: profile.email ?? null,
         image: discordAvatar(profile),
       }),
+      // Discord says whether the account's address is verified.
+      emailVerified: (profile) => profile.verified === true,
       style: { bg: "#5865f2", text: "#fff" },
     },
     options,

@@ -109,6 +109,9 @@ export default function GitHub(options: OAuthUserConfig<GitHubProfile> = {}): OA
         email: profile.email ?? null,
         image: profile.avatar_url ?? null,
       }),
+      // GitHub only shows an address it verified as the public email, and the fallback above is the
+      // primary verified one: an address here is a verified address.
+      emailVerified: (profile) => typeof profile.email === "string" && profile.email.length > 0,
       style: { bg: "#24292f", text: "#fff" },
     },
     options,

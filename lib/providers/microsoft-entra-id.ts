@@ -99,6 +99,11 @@ export default function MicrosoftEntraID(options: MicrosoftEntraIDOptions = {}):
         },
       },
       profile: oidcProfile,
+      // The `email` claim is whatever a tenant's admin typed, not a proven address. With one tenant
+      // you chose to trust (a GUID or a domain) it is taken as verified; with `common`,
+      // `organizations` or `consumers`, any tenant could set any address, so only Microsoft's
+      // optional `xms_edov` claim (the email domain's owner is verified) vouches for it.
+      emailVerified: (profile) => (tenant !== "common" && tenant !== "organizations" && tenant !== "consumers") || (profile as { xms_edov?: unknown }).xms_edov === true,
       style: { bg: "#2f2f2f", text: "#fff" },
     },
     rest,

@@ -1,11 +1,12 @@
 /**
  * A shared store (Redis) as Gatehouse uses it: every call bounded by a timeout, and while the
- * store fails, this process's memory stands in (the limits and used challenges then hold per
- * process, not across processes), with the failure logged at most once a minute. While it is
+ * store fails, this process's memory stands in for the rate limits (they then hold per process,
+ * not across processes) while claims (used passkey challenges) are refused with
+ * `StoreUnavailable`, with the failure logged at most once a minute. While it is
  * down, calls do not wait for it: a background probe asks it again every 2 s, and calls go back
  * to the shared store as soon as it answers.
  */
-import { AdapterError, InvalidOption } from "../errors.js"
+import { AdapterError, InvalidOption, StoreUnavailable } from "../errors.js"
 import type { LoggerInstance } from "../types.js"
 import { MemoryStore } from "./memory.js"
 import { hasSessionMethods, type SessionStateStore, type StateStore } from "./types.js"
@@ -73,7 +74,9 @@ export function guardedStore(store: StateStore, logger: LoggerInstance): StateSt
   return {
     hit: (key, window) => attempt("hit", () => store.hit(key, window), () => fallback.hit(key, window)),
     reset: (key) => attempt("reset", () => store.reset(key), () => fallback.reset(key)),
-    claim: (key, ttl) => attempt("claim", () => store.claim(key, ttl), () => fallback.claim(key, ttl)),
+    // A claim is a single-use guarantee across processes (a passkey challenge): this process's
+    // memory cannot give it, so while the shared store is unreachable, claims fail closed.
+    claim: (key, ttl) => attempt("claim", () => store.claim(key, ttl), () => Promise.reject(new StoreUnavailable("The shared state store is unreachable: a single use (a passkey challenge) cannot be checked across processes, so it is refused until the store answers"))),
     ...guardedSessionMethods(store, fallback, attempt, (error) => logger.error(new AdapterError("The shared state store refused the revocation subscription; revocations from other processes arrive within the one-second cache instead", { cause: { err: error } }))),
   }
 }

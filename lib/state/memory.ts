@@ -1,8 +1,14 @@
 /**
  * The default state store: this process's memory. Bounded: past `maxEntries` the expired entries
- * are swept; if it is still full, the oldest counters go first (a client whose counter is lost
- * starts a new window), while claims are never forgotten before they expire: a full store refuses
- * new claims, because forgetting one would let its challenge be used again.
+ * are swept; if it is still full, a counter with the fewest hits among the oldest goes (a client
+ * whose counter is lost starts a new window), while claims are never forgotten before they expire:
+ * a full store refuses new claims, because forgetting one would let its challenge be used again.
+ *
+ * Counters per identifier (`…:id:…` keys: an address or user name's failed attempts) are kept
+ * apart from the others (per client address), each with its own bound: a flood of requests from
+ * new addresses cannot push an identifier's failure count out and so reset it. Within each, the
+ * counter evicted is the one with the fewest hits among the `EVICTION_SCAN` oldest, so a count
+ * near its limit outlives a flood of one-hit keys.
  */
 import { AuthError } from "../errors.js"
 import { MemorySessionState } from "./memory-sessions.js"
@@ -13,10 +19,17 @@ interface Counter {
   resetAt: number
 }
 
+/** How many of the oldest counters are looked at to choose the one to evict. */
+const EVICTION_SCAN = 64
+
+/** Keys of counters per identifier, as the rate limiter writes them (`rl:<method>:id:<hash>`). */
+const isIdentifierKey = (key: string) => key.includes(":id:")
+
 export class StoreFull extends AuthError {}
 
 export class MemoryStore implements StateStore {
   readonly #counters = new Map<string, Counter>()
+  readonly #identifiers = new Map<string, Counter>()
   readonly #claims = new Map<string, number>()
   /** When each map was last swept (each has its own pace: sweeping one must not delay the other's). */
   readonly #lastSweep = new Map<Map<string, unknown>, number>()
@@ -25,21 +38,26 @@ export class MemoryStore implements StateStore {
 
   async hit(key: string, windowSeconds: number): Promise<{ count: number; resetAt: number }> {
     const now = Date.now()
-    const current = this.#counters.get(key)
+    const counters = this.#countersFor(key)
+    const current = counters.get(key)
     if (current && current.resetAt > now) {
       current.count++
       return { count: current.count, resetAt: current.resetAt }
     }
-    if (current) this.#counters.delete(key)
-    this.#makeRoom(this.#counters, (counter) => counter.resetAt, now)
-    if (this.#counters.size >= this.maxEntries) this.#counters.delete(this.#counters.keys().next().value as string)
+    if (current) counters.delete(key)
+    this.#makeRoom(counters, (counter) => counter.resetAt, now)
+    if (counters.size >= this.maxEntries) evictLeastHit(counters)
     const fresh = { count: 1, resetAt: now + windowSeconds * 1000 }
-    this.#counters.set(key, fresh)
+    counters.set(key, fresh)
     return { count: 1, resetAt: fresh.resetAt }
   }
 
   async reset(key: string): Promise<void> {
-    this.#counters.delete(key)
+    this.#countersFor(key).delete(key)
+  }
+
+  #countersFor(key: string): Map<string, Counter> {
+    return isIdentifierKey(key) ? this.#identifiers : this.#counters
   }
 
   async claim(key: string, ttlSeconds: number): Promise<boolean> {
@@ -89,6 +107,22 @@ export class MemoryStore implements StateStore {
 
   /** Entries held (for tests and diagnostics). */
   get size(): number {
-    return this.#counters.size + this.#claims.size
+    return this.#counters.size + this.#identifiers.size + this.#claims.size
   }
+}
+
+/** Removes the counter with the fewest hits among the oldest few (the oldest on a tie). */
+function evictLeastHit(counters: Map<string, Counter>): void {
+  let victim: string | undefined
+  let least = Infinity
+  let seen = 0
+  for (const [key, counter] of counters) {
+    if (counter.count < least) {
+      least = counter.count
+      victim = key
+      if (least <= 1) break
+    }
+    if (++seen >= EVICTION_SCAN) break
+  }
+  if (victim !== undefined) counters.delete(victim)
 }

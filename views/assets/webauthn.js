@@ -50,9 +50,23 @@
     })
   }
 
-  // Passkeys offered in the email field's autofill, while the page is open.
+  // What the form asks the options endpoint for: its ceremony (data-action: "authenticate" signs
+  // in with any passkey of this site, no address asked; "register" creates one) and, on a form
+  // that creates a passkey for a new account, the address typed there.
+  function queryOf(form) {
+    var parts = []
+    var action = form.getAttribute("data-action")
+    if (action) parts.push("action=" + encodeURIComponent(action))
+    var email = form.querySelector('input[name="email"]')
+    if (email && email.value) parts.push("email=" + encodeURIComponent(email.value))
+    return parts.join("&")
+  }
+
+  // Passkeys offered in the autofill of the page's field marked "webauthn" (the email field),
+  // while the page is open.
   function autofill(form) {
     if (form.getAttribute("data-conditional") !== "true") return
+    if (!document.querySelector('input[autocomplete~="webauthn"]')) return
     lib.browserSupportsWebAuthnAutofill().then(function (supported) {
       if (supported) ceremony(form, "action=authenticate", true).catch(function () {})
     })
@@ -65,9 +79,7 @@
     }
     form.addEventListener("submit", function (event) {
       event.preventDefault()
-      var email = form.querySelector('input[name="email"]')
-      var query = email && email.value ? "email=" + encodeURIComponent(email.value) : ""
-      ceremony(form, query, false).catch(function (error) {
+      ceremony(form, queryOf(form), false).catch(function (error) {
         // Another ceremony took over: it reports for itself.
         if (error && error.name === "AbortError") return
         show(form, form.getAttribute("data-failed") || "The passkey sign-in did not complete. Please try again.")

@@ -47,7 +47,9 @@ describe("the tables", () => {
     expect(Object.keys(SIGNIN_ERRORS).sort()).toEqual(
       ["Signin", "OAuthSignin", "OAuthCallbackError", "OAuthCreateAccount", "EmailCreateAccount", "Callback", "OAuthAccountNotLinked", "EmailSignin", "CredentialsSignin", "SessionRequired", "MissingCSRF", "WebAuthnVerificationError", "RateLimited",
         // Issue #19: the refusals of a one-time email code that need a new email.
-        "EmailCodeExpired", "EmailCodeLocked", "EmailCodeNotBound"].sort(),
+        "EmailCodeExpired", "EmailCodeLocked", "EmailCodeNotBound",
+        // Issue #12: a proving sign-in refused because an unproven account holds the address.
+        "UnverifiedAccountExists"].sort(),
     )
   })
 

@@ -56,7 +56,7 @@ function models(value: string): Record<Page, object> {
     ],
     email: [{ id: value, name: value, action: value }],
     oauth: [{ id: value, name: value, action: value, logo: value }],
-    webauthn: [{ id: value, name: value, action: value, optionsUrl: value, conditional: true, emailLabel: value }],
+    webauthn: [{ id: value, name: value, action: value, optionsUrl: value, conditional: true, emailLabel: value, create: { viaEmail: { action: value, callbackUrl: value } } }],
   }
   return {
     signin,
@@ -175,6 +175,8 @@ describe("the sign-in page's forms", () => {
     expect(forms.map((form) => attr(form, "action"))).toEqual([
       "https://app.example/auth/signin/github",
       "https://app.example/auth/callback/passkey",
+      // Issue #12: creating a first passkey proves the address first, by a magic link.
+      "https://app.example/auth/signin/mail",
       "https://app.example/auth/signin/mail",
       "https://app.example/auth/callback/credentials",
       "https://app.example/auth/callback/pin",
@@ -183,14 +185,17 @@ describe("the sign-in page's forms", () => {
   })
 
   test("every form has exactly one csrfToken and one callbackUrl hidden input with the model's values", () => {
-    expect(forms.length).toBe(5)
+    expect(forms.length).toBe(6)
+    // The "create a passkey" form comes back to the passkey set-up page, then to the callback URL.
+    const setup = `https://app.example/auth/passkey-setup/passkey?${new URLSearchParams({ callbackUrl: CALLBACK })}`
     for (const form of forms) {
+      const creates = forms.indexOf(form) === 2
       const hidden = inputsOf(form).filter((input) => attr(input, "type") === "hidden")
       // The passkey form also carries the ceremony's action and response, filled in by its script.
       const extra = attr(form, "data-gatehouse-webauthn") !== undefined ? ["action", "data"] : []
       expect(hidden.map((input) => attr(input, "name")).sort()).toEqual(["callbackUrl", "csrfToken", ...extra].sort())
       expect(attr(hidden.find((input) => attr(input, "name") === "csrfToken")!, "value")).toBe(CSRF)
-      expect(attr(hidden.find((input) => attr(input, "name") === "callbackUrl")!, "value")).toBe(CALLBACK)
+      expect(attr(hidden.find((input) => attr(input, "name") === "callbackUrl")!, "value")).toBe(creates ? setup : CALLBACK)
     }
   })
 
@@ -220,8 +225,9 @@ describe("the sign-in page's forms", () => {
     })
     const visible = byTag(parsed, "input").filter((input) => attr(input, "type") !== "hidden")
     expect(visible.map(describeInput)).toEqual([
-      { label: "Email (to create an account)", name: "email", type: "email", autocomplete: "username webauthn", placeholder: undefined, required: false },
-      { label: "Email", name: "email", type: "email", autocomplete: "email", placeholder: "you@example.com", required: true },
+      { label: "Email (to create an account)", name: "email", type: "email", autocomplete: "email", placeholder: undefined, required: true },
+      // The magic-link field also offers the site's passkeys (conditional UI).
+      { label: "Email", name: "email", type: "email", autocomplete: "email webauthn", placeholder: "you@example.com", required: true },
       { label: "Username", name: "username", type: "text", autocomplete: "username", placeholder: undefined, required: true },
       { label: "Password", name: "password", type: "password", autocomplete: "current-password", placeholder: undefined, required: true },
       { label: "One-time code", name: "otp", type: "text", autocomplete: "one-time-code", placeholder: "123456", required: false },
@@ -229,12 +235,22 @@ describe("the sign-in page's forms", () => {
     ])
   })
 
+  test("issue #12: the passkey sign-in form asks for no address; creating a passkey is its own labelled form", () => {
+    const passkey = forms[1]!
+    expect(attr(passkey, "data-action")).toBe("authenticate")
+    expect(inputsOf(passkey).filter((input) => attr(input, "type") !== "hidden")).toEqual([])
+    const create = forms[2]!
+    const heading = parsed.elements.find((element) => element.tagName === "h2")
+    expect(textOf(heading!)).toBe("New here? Create a passkey")
+    expect(inputsOf(create).filter((input) => attr(input, "type") !== "hidden").map((input) => attr(input, "name"))).toEqual(["email"])
+  })
+
   test("every form has one submit button naming its provider; the OAuth logo is decorative", () => {
     for (const form of forms) {
       const buttons = parsed.elements.filter((element) => element.tagName === "button" && isInside(element, form))
       expect(buttons).toHaveLength(1)
       expect(attr(buttons[0]!, "type")).toBe("submit")
-      expect(textOf(buttons[0]!)).toMatch(/^Sign in with \S/)
+      expect(textOf(buttons[0]!)).toMatch(forms.indexOf(form) === 2 ? /^Email me a link to create a passkey$/ : /^Sign in with \S/)
     }
     const logo = byTag(parsed, "img")
     expect(logo.map((img) => [attr(img, "src"), attr(img, "alt")])).toEqual([["https://cdn.example/gh.svg", ""]])

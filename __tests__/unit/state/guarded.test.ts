@@ -61,7 +61,7 @@ describe("guardedStore", () => {
     expect(guardedStore(memory, logger().instance)).toBe(memory)
   })
 
-  it("a failing store: memory stands in (counting and claiming), one AdapterError is logged", async () => {
+  it("a failing store: memory stands in for counting, claims fail closed (StoreUnavailable, issue #12), one AdapterError is logged", async () => {
     const { store, state } = controllable()
     const { errors, instance } = logger()
     const guarded = guardedStore(store, instance)
@@ -69,8 +69,9 @@ describe("guardedStore", () => {
     const counts = []
     for (let i = 0; i < 5; i++) counts.push((await guarded.hit("k", 60)).count)
     expect(counts).toEqual([1, 2, 3, 4, 5])
-    expect(await guarded.claim("c", 60)).toBe(true)
-    expect(await guarded.claim("c", 60)).toBe(false)
+    // A single use checked in this process alone could be replayed on another: refused.
+    await expect(guarded.claim("c", 60)).rejects.toMatchObject({ type: "StoreUnavailable" })
+    await expect(guarded.claim("c", 60)).rejects.toMatchObject({ type: "StoreUnavailable" })
     await guarded.reset("k")
     expect((await guarded.hit("k", 60)).count).toBe(1)
     expect(errors).toHaveLength(1)

@@ -23,6 +23,8 @@ export async function finishEmailSignIn(ctx: RequestContext, provider: EmailProv
   const candidate = stored ?? { id: randomUUID(), email: identifier, emailVerified: null }
   const elsewhere = await authorizeSignIn(ctx, { user: candidate, account: { ...account, userId: candidate.id } })
   if (elsewhere) return redirect(elsewhere)
-  const { user, isNewUser } = await emailUser(ctx, identifier, stored, account)
-  return completeSignIn(ctx, { user, account: { ...account, userId: user.id }, isNewUser }, ctx.callbackUrl)
+  const { user, isNewUser, reclaimed } = await emailUser(ctx, identifier, stored, account)
+  // The owner is told when the link took the address back from someone who never proved it.
+  const notice = reclaimed ? ("AccountReclaimed" as const) : undefined
+  return completeSignIn(ctx, { user, account: { ...account, userId: user.id }, isNewUser, notice }, ctx.callbackUrl)
 }

@@ -27,10 +27,11 @@ export async function oauthCallback(ctx: RequestContext, provider: OAuthProvider
   const refusedTo = await authorizeSignIn(ctx, result)
   if (refusedTo) return redirect(refusedTo)
   if (adapter) {
-    const stored = await oauthUser(ctx, found, provider.allowDangerousEmailAccountLinking === true)
+    const stored = await oauthUser(ctx, found, provider)
     result.user = stored.user
     result.account = { ...found.account, userId: stored.user.id }
     result.isNewUser = stored.isNewUser
+    if (stored.reclaimed) result.notice = "AccountReclaimed"
   }
   return completeSignIn(ctx, result, ctx.callbackUrl)
 }

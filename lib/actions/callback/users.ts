@@ -6,16 +6,21 @@
 import { randomUUID } from "node:crypto"
 import { AccountNotLinked, AdapterError, CallbackRouteError, OAuthAccountNotLinked, OAuthCreateAccount } from "../../errors.js"
 import type { AdapterAccount, AdapterUser, Adapter } from "../../adapters.js"
-import type { Account, Profile, User } from "../../types.js"
+import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { TransactionalAdapter } from "../../core/adapter.js"
 import type { RequestContext } from "../../core/context.js"
 import { fireEvent } from "../../core/events.js"
+import { providerVouchesForEmail } from "../../linking/email-trust.js"
+import { claimProvenAddress } from "../../linking/unproven-user.js"
+import type { OAuthProviderConfig } from "../../providers/types.js"
 import { openSessionToken } from "../../session/cookie-strategy.js"
 import { sessionTokenOf } from "../../session/database-strategy.js"
 
 export interface StoredSignIn {
   user: AdapterUser
   isNewUser: boolean
+  /** A proven address took over a user whose other sign-in methods were removed (issue #12). */
+  reclaimed?: boolean
 }
 
 type WithAll<T> = { [K in keyof T]-?: NonNullable<T[K]> }
@@ -159,10 +164,11 @@ export async function currentStoredUser(ctx: RequestContext): Promise<AdapterUse
   return typeof token?.sub === "string" ? await adapter.getUser(token.sub) : null
 }
 
-/** An email the profile does not mark unverified (absent counts as verified: OAuth profiles rarely say). */
-function emailNotUnverified(profile: Profile): boolean {
-  const verified = profile.email_verified as unknown
-  return verified === undefined || verified === null || verified === true || verified === "true"
+/** The address is proven now: `emailVerified` set (and `updateUser` fired). */
+async function markVerified(ctx: RequestContext, user: AdapterUser): Promise<AdapterUser> {
+  const updated = await (ctx.config.adapter as WithAll<Adapter>).updateUser({ id: user.id, emailVerified: new Date() })
+  await fireEvent(ctx.config, "updateUser", { user: updated })
+  return updated
 }
 
 /**
@@ -171,14 +177,18 @@ function emailNotUnverified(profile: Profile): boolean {
  * session (a session cookie planted in the browser during the flow does not count).
  * - the account is linked already: its user (but if someone else is signed in, `OAuthAccountNotLinked`);
  * - someone is signed in: the account is linked to them;
- * - a stored user has the profile's email: `OAuthAccountNotLinked`, unless the provider sets
- *   `allowDangerousEmailAccountLinking` and the email is not marked unverified, then it is linked;
- * - otherwise a new user with the account.
+ * - a stored user has the profile's email:
+ *   - the provider does not vouch for it (lib/linking/email-trust.ts): `OAuthAccountNotLinked`,
+ *     whatever `allowDangerousEmailAccountLinking` says;
+ *   - nobody proved that user's address: the vouched address proves it now, and the policy
+ *     (`accountLinking.unverifiedEmail`) decides what becomes of the user's other methods;
+ *   - else linked with `allowDangerousEmailAccountLinking`, `OAuthAccountNotLinked` without;
+ * - otherwise a new user with the account, verified when the provider vouches for the address.
  */
 export async function oauthUser(
   ctx: RequestContext,
   found: { user: User; account: Account; profile: Profile; startedBy?: string },
-  linkByEmail: boolean,
+  provider: OAuthProviderConfig,
 ): Promise<StoredSignIn> {
   const adapter = ctx.config.adapter as WithAll<Adapter>
   const { account, profile } = found
@@ -199,14 +209,23 @@ export async function oauthUser(
   }
   if (current) return link(current)
   const email = found.user.email
+  const vouched = Boolean(email) && (await providerVouchesForEmail(provider, profile, account as unknown as TokenSet))
   const byEmail = email ? await adapter.getUserByEmail(email) : null
   if (byEmail) {
-    if (linkByEmail && emailNotUnverified(profile)) return link(byEmail)
+    if (!vouched) {
+      throw new OAuthAccountNotLinked(`A user with this email exists and ${account.provider} does not vouch for the address; sign in the way you did first, then link ${account.provider}`)
+    }
+    if (!byEmail.emailVerified) {
+      const claimed = await claimProvenAddress(ctx, byEmail, account)
+      const linkedNow = await link(await markVerified(ctx, claimed.user))
+      return { ...linkedNow, reclaimed: claimed.reclaimed }
+    }
+    if (provider.allowDangerousEmailAccountLinking === true) return link(byEmail)
     throw new OAuthAccountNotLinked(`A user with this email exists; sign in the way you did first, then link ${account.provider}`)
   }
   // The stored user gets an id of its own; the provider's id is the account's.
   try {
-    return await createUserWithAccount(ctx, { ...found.user, id: undefined }, account, profile)
+    return await createUserWithAccount(ctx, { ...found.user, id: undefined }, account, profile, vouched ? new Date() : null)
   } catch (error) {
     if (!(error instanceof AdapterError)) throw error
     throw new OAuthCreateAccount(`The user for a new ${account.provider} account could not be stored`, { cause: { err: error } })
@@ -215,19 +234,19 @@ export async function oauthUser(
 
 /**
  * The stored user for an email sign-in (the link proved the address): the user with that email,
- * marked verified now (`updateUser`), with the email account linked if it was not; or a new,
+ * marked verified now (`updateUser`), with the email account linked if it was not, after the
+ * policy for a user whose address nobody had proved (lib/linking/unproven-user.ts); or a new,
  * verified user with the account.
  */
 export async function emailUser(ctx: RequestContext, identifier: string, stored: AdapterUser | null, account: Account): Promise<StoredSignIn> {
   const adapter = ctx.config.adapter as WithAll<Adapter>
-  const now = new Date()
-  if (!stored) return createUserWithAccount(ctx, { email: identifier }, account, undefined, now)
-  const user = await adapter.updateUser({ id: stored.id, emailVerified: now })
-  await fireEvent(ctx.config, "updateUser", { user })
+  if (!stored) return createUserWithAccount(ctx, { email: identifier }, account, undefined, new Date())
+  const claimed = await claimProvenAddress(ctx, stored, account)
+  const user = await markVerified(ctx, claimed.user)
   if (!(await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId }))) {
     const link = { ...account, userId: user.id } as unknown as AdapterAccount
     await adapter.linkAccount(link)
     await fireEvent(ctx.config, "linkAccount", { user, account: link, profile: user })
   }
-  return { user, isNewUser: false }
+  return { user, isNewUser: false, reclaimed: claimed.reclaimed }
 }

@@ -31,6 +31,7 @@ import {
   show,
 } from "./validate.js"
 import { resolveRateLimit, type ResolvedRateLimit } from "../../rate-limit/options.js"
+import { resolveAccountLinking, type ResolvedAccountLinking } from "../../linking/options.js"
 import { assertStore, guardedStore } from "../../state/guarded.js"
 import { MemoryStore } from "../../state/memory.js"
 import type { StateStore } from "../../state/types.js"
@@ -97,6 +98,8 @@ export interface ResolvedConfig {
   readonly passkeys: boolean
   /** The rate limits in force; undefined when rate limiting is off. */
   readonly rateLimit?: ResolvedRateLimit
+  /** What a proven address does to a stored user whose address nobody proved (issue #12). */
+  readonly accountLinking: ResolvedAccountLinking
   /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
   readonly store: StateStore
   readonly production: boolean
@@ -258,6 +261,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     raw: config.raw === rawMarker,
     passkeys: providers.list.some((provider) => provider.type === "webauthn"),
     rateLimit: resolveRateLimit(config.rateLimit, settings.production),
+    accountLinking: resolveAccountLinking(config.accountLinking),
     store: guardedStore(assertStore(config.store) ?? new MemoryStore(), logger),
     production: settings.production,
     diagnostics: config.diagnostics ?? !settings.production,

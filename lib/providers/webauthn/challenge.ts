@@ -7,7 +7,7 @@
  * counter stays at 0.
  */
 import { randomUUID } from "node:crypto"
-import { WebAuthnVerificationError } from "../../errors.js"
+import { StoreUnavailable, WebAuthnVerificationError } from "../../errors.js"
 import type { Cookie } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { FLOW_COOKIE_MAX_AGE } from "../../core/config/defaults.js"
@@ -47,6 +47,8 @@ async function claim(ctx: RequestContext, jti: string, expires: number): Promise
   try {
     return await ctx.config.store.claim(`webauthn-challenge:${jti}`, Math.max(1, expires - nowSeconds()))
   } catch (error) {
+    // The shared store is down: refused as such (503), never checked in this process alone.
+    if (error instanceof StoreUnavailable) throw error
     throw new WebAuthnVerificationError("Too many passkey ceremonies in progress: try again in a few minutes", { cause: { err: error } })
   }
 }
