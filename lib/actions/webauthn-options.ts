@@ -22,6 +22,7 @@ import { challengeCookie } from "../providers/webauthn/challenge.js"
 import { relyingParty } from "../providers/webauthn/relying-party.js"
 import { defaultGetUserInfo } from "../providers/webauthn/user-info.js"
 import { currentStoredUser } from "./callback/users.js"
+import { enforceRateLimit } from "../rate-limit/limiter.js"
 
 type Ceremony = { action: "authenticate" } | { action: "register"; user: { id: string; email?: string | null; name?: string | null }; startedBy?: string }
 
@@ -66,6 +67,7 @@ async function registrationOptions(ctx: RequestContext, provider: WebAuthnProvid
 
 export async function webauthnOptions(ctx: RequestContext, provider: Provider): Promise<ResponseInternal> {
   if (provider.type !== "webauthn") throw new InvalidRequest(`"${provider.id}" is not a passkey provider`)
+  await enforceRateLimit(ctx.config, "webauthnOptions", ctx.request.clientAddress)
   const ceremony = await decide(ctx, provider)
   if (ceremony.action === "authenticate") {
     const rp = relyingParty(ctx, provider)

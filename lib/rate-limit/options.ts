@@ -6,7 +6,7 @@
  */
 import { InvalidOption } from "../errors.js"
 
-export type LimitedMethod = "credentials" | "email" | "emailCallback" | "webauthn"
+export type LimitedMethod = "credentials" | "email" | "emailCallback" | "webauthn" | "webauthnOptions"
 
 export interface RateLimitRule {
   /** Attempts allowed in one window. */
@@ -26,6 +26,8 @@ export interface RateLimitOptions {
   credentials?: RateLimitMethodOptions | false
   email?: RateLimitMethodOptions | false
   emailCallback?: RateLimitMethodOptions | false
+  /** `GET webauthn-options/<provider>`: each answer makes a challenge (and may read the database). */
+  webauthnOptions?: RateLimitMethodOptions | false
   webauthn?: RateLimitMethodOptions | false
 }
 
@@ -48,9 +50,12 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedMethod, ResolvedMethodL
   email: { ip: { limit: 30, window: 3600 }, identifier: { limit: 5, window: 3600 } },
   emailCallback: { ip: { limit: 60, window: 900 }, identifier: { limit: 10, window: 900 } },
   webauthn: { ip: { limit: 50, window: 900 } },
+  // Issue #13: the passkey options (registration and authentication), counted apart from the
+  // verifications, twice their number (a page may ask for options on load and again on a click).
+  webauthnOptions: { ip: { limit: 100, window: 900 } },
 })
 
-const METHODS: readonly LimitedMethod[] = ["credentials", "email", "emailCallback", "webauthn"]
+const METHODS: readonly LimitedMethod[] = ["credentials", "email", "emailCallback", "webauthn", "webauthnOptions"]
 
 /** The rules each method can have: passkey verification has no identifier to count. */
 const RULES: Readonly<Record<LimitedMethod, readonly (keyof RateLimitMethodOptions)[]>> = {
@@ -58,6 +63,7 @@ const RULES: Readonly<Record<LimitedMethod, readonly (keyof RateLimitMethodOptio
   email: ["ip", "identifier"],
   emailCallback: ["ip", "identifier"],
   webauthn: ["ip"],
+  webauthnOptions: ["ip"],
 }
 
 /** A key the option does not know is a typo that would silently leave the defaults in force. */
