@@ -63,7 +63,7 @@ describe("on and off", () => {
 describe("rules", () => {
   it("a given rule replaces the default; false drops a rule or a whole method", () => {
     const resolved = resolveRateLimit(
-      { enabled: true, credentials: { ip: false, identifier: { limit: 3, window: 1.5 } }, email: false, webauthn: { ip: { limit: 7, window: 60 } } },
+      { enabled: true, credentials: { ip: false, identifier: { limit: 3, window: 1.5 } }, email: false, emailCallback: false, webauthn: { ip: { limit: 7, window: 60 } } },
       false,
     )
     expect(resolved).toEqual({ credentials: { identifier: { limit: 3, window: 1.5 } }, webauthn: { ip: { limit: 7, window: 60 } } })
