@@ -3,9 +3,11 @@
  * tokens in PostgreSQL under a table prefix of this file's own, dropped afterwards) with SMTP_URL
  * pointing at a real SMTP sink started here: the browser asks for a link on the built-in sign-in
  * page and sees the verify-request page; the mail that arrives has the link as a button in its
- * HTML part and as text in its plain part; opening the link signs the browser in on the
- * callbackUrl (a session row holds the cookie's token); opening it again shows the Verification
- * error page. Every Gatehouse page on the way is clean (no console error, no CSP violation).
+ * HTML part and as text in its plain part; opening the link shows the confirm page (issue #19:
+ * scanner-safe links), whose button signs the browser in on the callbackUrl (a session row holds
+ * the cookie's token); opening it again and pressing the button shows the Verification error
+ * page. The one-time code journey: the code from the mail typed on the verify-request page, with
+ * the keyboard only. Every Gatehouse page on the way is clean (no console error, no CSP violation).
  */
 import { randomBytes } from "node:crypto"
 import type { Server } from "node:http"
@@ -141,8 +143,12 @@ describe("examples/postgres: an email magic link in the browser", () => {
     expect(await button.evaluate((element) => getComputedStyle(element).display)).toBe("inline-block")
     expect(await reader.page.locator("body").innerText()).toContain(email)
 
-    // The browser that asked opens the link and lands on the dashboard, signed in.
+    // The browser that asked opens the link: the confirm page, which changes nothing until its button.
     await page.goto(link.href)
+    await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor()
+    expect(await page.locator("body").innerText()).toContain(`Sign in as ${email.slice(0, 1)}…@example.com?`)
+    expect(await sessionCookie(watched)).toBeUndefined()
+    await page.getByRole("button", { name: "Sign in" }).click()
     await page.waitForURL(`${origin}/dashboard`)
     await page.getByRole("heading", { name: "Dashboard" }).waitFor()
     expect(await page.locator("body").innerText()).toContain(`Hello ${email};`)
@@ -154,12 +160,13 @@ describe("examples/postgres: an email magic link in the browser", () => {
     expect(user.email_verified).not.toBeNull()
     expectClean(watched)
 
-    // The same link, opened again: the Verification error page (403), and still only one session.
+    // The same link, opened again and confirmed: the Verification error page (403), and still only one session.
     watched.reset()
-    const again = await page.goto(link.href)
+    await page.goto(link.href)
+    const [again] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname === "/auth/error"), page.getByRole("button", { name: "Sign in" }).click()])
     await page.waitForURL((url) => url.pathname === "/auth/error")
     expect(new URL(page.url()).searchParams.get("error")).toBe("Verification")
-    expect(again!.status()).toBe(403)
+    expect(again.status()).toBe(403)
     expect((await page.getByRole("heading", { level: 1 }).innerText()).trim()).toBe(ERROR_PAGES.Verification!.heading)
     expect(await page.locator("body").innerText()).toContain(ERROR_PAGES.Verification!.message)
     expect(await db.selectFrom(`${prefix}sessions`).selectAll().where("user_id", "=", row.user_id as string).execute()).toHaveLength(1)
@@ -167,7 +174,7 @@ describe("examples/postgres: an email magic link in the browser", () => {
     expectClean(watched, (entry) => isStatusLineFor(entry, page.url(), 403))
   })
 
-  test("the link opened in another browser (no cookies of the asking one) signs that browser in", async () => {
+  test("the link opened in another browser (no cookies of the asking one): its confirm page, keyboard only, signs that browser in", async () => {
     const email = `e2e-${randomBytes(4).toString("hex")}@example.com`
     const asking = await newPage()
     const mail = await requestLink(asking.page, email)
@@ -175,10 +182,52 @@ describe("examples/postgres: an email magic link in the browser", () => {
 
     const other = await newPage()
     await other.page.goto(linkIn(mail).href)
+    await other.page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor()
+    // Keyboard only: the page's one button has the focus; Enter presses it.
+    expect(await other.page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Sign in")
+    await other.page.keyboard.press("Enter")
     await other.page.waitForURL(`${origin}/dashboard`)
     await other.page.getByRole("heading", { name: "Dashboard" }).waitFor()
     expect(await sessionCookie(other)).toBeDefined()
     expect(await sessionCookie(asking)).toBeUndefined()
     expectClean(other)
+  })
+
+  test("the code journey, keyboard only: the code from the mail typed on the page that asked signs in; a wrong one is explained", async () => {
+    const email = `e2e-${randomBytes(4).toString("hex")}@example.com`
+    const watched = await newPage()
+    const { page } = watched
+    const mail = await requestLink(page, email)
+    const code = /: ([0-9 ]+)$/m.exec(mail.mail.text ?? "")![1]!.replaceAll(" ", "")
+    expect(code).toMatch(/^\d{6}$/)
+    // The HTML part shows it large, above the link button.
+    const reader = await newPage()
+    await reader.page.setContent(mail.mail.html ?? "")
+    expect(await reader.page.locator("body").innerText()).toContain(`${code.slice(0, 3)} ${code.slice(3)}`)
+
+    // The field has the focus on the page the browser is looking at; a wrong code first.
+    const field = page.getByLabel("Code from the email")
+    expect(await field.evaluate((element) => element === document.activeElement)).toBe(true)
+    await page.keyboard.type(code.startsWith("1") ? `2${code.slice(1)}` : `1${code.slice(1)}`)
+    await page.keyboard.press("Enter")
+    await page.waitForURL((url) => url.searchParams.get("error") === "EmailCodeInvalid")
+    await page.getByRole("alert").filter({ hasText: "That code is not right" }).waitFor()
+    expect(await sessionCookie(watched)).toBeUndefined()
+
+    // Then the right one, as the mail shows it (with its space).
+    expect(await field.evaluate((element) => element === document.activeElement)).toBe(true)
+    await page.keyboard.type(`${code.slice(0, 3)} ${code.slice(3)}`)
+    await page.keyboard.press("Enter")
+    await page.waitForURL(`${origin}/dashboard`)
+    expect(await page.locator("body").innerText()).toContain(`Hello ${email};`)
+    expect(await sessionCookie(watched)).toBeDefined()
+    expectClean(watched)
+
+    // The link of that mail is spent by the code.
+    const other = await newPage()
+    await other.page.goto(linkIn(mail).href)
+    await other.page.getByRole("button", { name: "Sign in" }).click()
+    await other.page.waitForURL((url) => url.pathname === "/auth/error")
+    expect(new URL(other.page.url()).searchParams.get("error")).toBe("Verification")
   })
 })
