@@ -13,6 +13,7 @@ import { customPageRedirect, pageResponse } from "../pages/page.js"
 import { clearChunked, presentNames } from "../session/chunks.js"
 import { openSessionToken } from "../session/cookie-strategy.js"
 import { deleteDatabaseSession } from "../session/database-strategy.js"
+import { endSignedOutSession } from "../sessions/sign-out.js"
 
 export async function signoutPage(ctx: RequestContext): Promise<ResponseInternal> {
   const custom = customPageRedirect(ctx, "signOut")
@@ -32,6 +33,8 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
       await fireEvent(config, "signOut", { session })
     } else {
       const token = await openSessionToken(config, request.cookies, ctx.cookies)
+      // A copy of this cookie (stolen, or in another tab's jar) is dead too, on every process.
+      if (token) await endSignedOutSession(config, token)
       await fireEvent(config, "signOut", { token })
     }
     ctx.outCookies.push(...clearChunked(option, request.cookies))

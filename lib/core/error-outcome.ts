@@ -65,6 +65,8 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   InvalidProvider: 404,
   SessionRequired: 401,
   SessionNotFound: 404,
+  // Listing or revoking database sessions with an adapter that cannot (issue #14); start-up checks cover the rest.
+  MissingAdapterMethods: 501,
 }
 
 /** The largest `code` put in a URL or shown on a page. */

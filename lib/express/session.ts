@@ -15,6 +15,9 @@ import { cookieSet } from "../core/context.js"
 import { setCookieLines } from "../core/set-cookie.js"
 import { AdapterError } from "../errors.js"
 import { readSession } from "../session/read.js"
+import type { SessionIdentity } from "../session/cookie-strategy.js"
+import { clientInfo } from "../sessions/ids.js"
+import { clientAddress } from "../rate-limit/client-address.js"
 import { configSource, resolveFor } from "./config.js"
 import { cookiesOf, isSecureRequest } from "./request.js"
 import { appendSetCookie } from "./respond.js"
@@ -25,6 +28,8 @@ const READ = Symbol("gatehouse.session")
 interface SessionRead {
   config: ResolvedConfig
   session: Session | null
+  /** Whose session and which one (listing and revoking sessions). */
+  identity?: SessionIdentity
   /** The adapter failed during the read (already logged). */
   failure?: AdapterError
 }
@@ -44,7 +49,8 @@ export async function requestSession(req: GatehouseRequest, res: ServerResponse 
   }
   let result: Awaited<ReturnType<typeof readSession>>
   try {
-    result = await readSession(config, cookiesOf(req), cookieSet(config, isSecureRequest(req, config)))
+    const client = () => clientInfo(req.headers["user-agent"], clientAddress(req as Parameters<typeof clientAddress>[0]))
+    result = await readSession(config, cookiesOf(req), cookieSet(config, isSecureRequest(req, config)), undefined, client)
   } catch (error) {
     if (!(error instanceof AdapterError)) throw error
     config.logger.error(error)
@@ -52,8 +58,15 @@ export async function requestSession(req: GatehouseRequest, res: ServerResponse 
     throw error
   }
   if (res && result.cookies.length) appendSetCookie(res, setCookieLines(result.cookies))
-  slot[READ] = { config, session: result.session }
+  slot[READ] = { config, session: result.session, identity: result.identity }
   return result.session
+}
+
+/** The request's session and its identity (read once per request, as `requestSession`); null when signed out. */
+export async function requestIdentity(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Promise<SessionIdentity | null> {
+  const session = await requestSession(req, res, config)
+  const read = (req as unknown as Record<symbol, SessionRead | undefined>)[READ]
+  return session && read?.identity ? read.identity : null
 }
 
 /** The session, or null when the adapter failed (logged by `requestSession`). */

@@ -5,11 +5,12 @@
 import type { CookiesOptions } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { CookieJar } from "./chunks.js"
-import { readCookieSession, type SessionResult, type SessionUpdate } from "./cookie-strategy.js"
+import { readCookieSession, type ClientSource, type SessionResult, type SessionUpdate } from "./cookie-strategy.js"
 import { readDatabaseSession } from "./database-strategy.js"
 
 export type { SessionResult, SessionUpdate }
 
-export function readSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate): Promise<SessionResult> {
-  return config.session.strategy === "database" ? readDatabaseSession(config, jar, set, update) : readCookieSession(config, jar, set, update)
+/** `client` gives the user agent and address, asked for only when a session record is written. */
+export function readSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client?: ClientSource): Promise<SessionResult> {
+  return config.session.strategy === "database" ? readDatabaseSession(config, jar, set, update) : readCookieSession(config, jar, set, update, client)
 }

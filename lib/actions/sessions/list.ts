@@ -1,0 +1,12 @@
+/** `GET sessions`: the signed-in user's live sessions as JSON, newest first (401 `SessionRequired` when signed out). */
+import type { ResponseInternal } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { json } from "../../core/response.js"
+import { listUserSessions } from "../../sessions/list.js"
+import { assertSubPath, signedInIdentity } from "./identity.js"
+
+export async function listSessionsAction(ctx: RequestContext): Promise<ResponseInternal> {
+  assertSubPath(ctx, undefined)
+  const identity = await signedInIdentity(ctx)
+  return json({ sessions: await listUserSessions(ctx.config, identity) })
+}

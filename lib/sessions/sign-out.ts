@@ -1,0 +1,19 @@
+/**
+ * Sign-out of a cookie session: its `sid` is revoked until the cookie would have expired, so a
+ * copy of the cookie reads as signed out everywhere (a cookie made before sids cannot be named:
+ * it is only cleared, and stays valid until it expires, as before).
+ */
+import type { JWT } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import { CLOCK_TOLERANCE, nowSeconds } from "../jwt/codec.js"
+import { tokenIdentity } from "./check.js"
+import { announce } from "./runtime.js"
+
+export async function endSignedOutSession(config: ResolvedConfig, token: JWT): Promise<void> {
+  const { sid, userId } = tokenIdentity(token)
+  if (!sid) return
+  const ttl = Math.max(1, (typeof token.exp === "number" ? token.exp - nowSeconds() : config.session.maxAge) + CLOCK_TOLERANCE)
+  await config.store.revokeSid?.(sid, ttl)
+  await announce(config, { sid })
+  if (userId) await config.store.removeSessions?.(userId, [sid])
+}
