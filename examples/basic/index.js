@@ -58,8 +58,8 @@ export const authConfig = {
     process.env.SMTP_URL
       ? Nodemailer({ server: process.env.SMTP_URL, from: process.env.EMAIL_FROM ?? "Gatehouse example <no-reply@example.com>" })
       : Nodemailer({
-          async sendVerificationRequest({ identifier, url, expires }) {
-            console.log(`\n[mail] To: ${identifier}\n[mail] Sign in: ${url}\n[mail] (valid until ${expires.toISOString()})\n`)
+          async sendVerificationRequest({ identifier, url, expires, code }) {
+            console.log(`\n[mail] To: ${identifier}\n[mail] Code: ${code}\n[mail] Sign in: ${url}\n[mail] (valid until ${expires.toISOString()})\n`)
           },
         }),
   ],
