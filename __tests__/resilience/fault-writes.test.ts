@@ -63,6 +63,13 @@ afterAll(async () => {
 beforeEach(() => db.reset())
 afterEach(() => allow())
 
+/** Opens the link (its confirm page, issue #19) and presses the button: the POST's answer. */
+async function followLink(agent: ReturnType<typeof request.agent>, path: string) {
+  const page = await agent.get(path).expect(200)
+  const fields = Object.fromEntries([...page.text.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replaceAll("&#34;", '"').replaceAll("&amp;", "&")]))
+  return agent.post(path.slice(0, path.indexOf("?"))).type("form").send(fields)
+}
+
 describe("(b) INSERT into sessions fails while a magic link is followed", () => {
   let smtp: SmtpSink
   beforeAll(async () => {
@@ -83,7 +90,7 @@ describe("(b) INSERT into sessions fails while a magic link is followed", () => 
       const path = `${link.pathname}${link.search}`
 
       await refuse("sessions", "INSERT")
-      const failed = await agent.get(path)
+      const failed = await followLink(agent, path)
       expect(failed.status).toBe(302)
       expect(failed.headers.location).toBe(`${site.url}/auth/error?error=AdapterError`)
       expect(findCookie(failed, SESSION)?.value).toBeFalsy()
@@ -97,7 +104,7 @@ describe("(b) INSERT into sessions fails while a magic link is followed", () => 
       // The link was used up before the session write failed; it is not given back. Followed
       // again it lands on the Verification page ("ask for a new one"), and a new link signs in.
       await allow()
-      const again = await agent.get(path)
+      const again = await followLink(agent, path)
       expect(again.headers.location).toBe(`${site.url}/auth/error?error=Verification`)
       const explained = await agent.get("/auth/error?error=Verification").set("Accept", "text/html")
       expect(explained.text).toContain("Ask for a new one")
@@ -107,7 +114,7 @@ describe("(b) INSERT into sessions fails while a magic link is followed", () => 
       const count = smtp.messages.length
       await agent.post("/auth/signin/nodemailer").type("form").send({ csrfToken: fresh, email: "alice@example.com" }).expect(302)
       const second = linkIn((await smtp.waitFor(count + 1))[count]!)
-      const ok = await agent.get(`${second.pathname}${second.search}`)
+      const ok = await followLink(agent, `${second.pathname}${second.search}`)
       expect([ok.status, ok.headers.location]).toEqual([302, `${site.url}/`])
       expect(findCookie(ok, SESSION)?.value).toBeTruthy()
       expect((await agent.get("/auth/session").expect(200)).body.user.email).toBe("alice@example.com")

@@ -120,6 +120,15 @@ describe("LOAD-05 two processes sharing PostgreSQL and Redis", () => {
     rows.push({ check: `${IDENTIFIER_LIMIT} wrong passwords A/B, then the right one on A and B`, result: statuses.join(" ") })
   })
 
+  /** Opens the link on `origin` (the confirm page, issue #19) and presses its button: the POST's answer. */
+  async function confirmLink(origin: string, jar: CookieJar, path: string): Promise<Response> {
+    const page = await send(jar, `${origin}${path}`)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replaceAll("&#34;", '"').replaceAll("&amp;", "&")]))
+    return postForm(origin, path.slice(0, path.indexOf("?")), jar, fields)
+  }
+
   test("a magic link requested on A works once on B, then fails on A with Verification", async () => {
     const jar = new CookieJar()
     const csrfToken = await csrf(A.origin, jar)
@@ -132,19 +141,38 @@ describe("LOAD-05 two processes sharing PostgreSQL and Redis", () => {
     const path = `${link.pathname}${link.search}`
 
     const onB = new CookieJar()
-    const first = await send(onB, `${B.origin}${path}`)
+    const first = await confirmLink(B.origin, onB, path)
     expect(first.status).toBe(302)
     expect(first.headers.get("location")).toMatch(/\/api\/me$/)
     expect((await readSession(A.origin, onB)).body?.user?.email).toBe("carol@example.com")
 
     const onA = new CookieJar()
-    const second = await send(onA, `${A.origin}${path}`)
+    const second = await confirmLink(A.origin, onA, path)
     expect(second.status).toBe(302)
     const location = new URL(second.headers.get("location") ?? "", "http://app.test:3000")
     expect(location.pathname).toBe("/auth/error")
     expect(location.searchParams.get("error")).toBe("Verification")
     expect(onA.cookies.has(SESSION_COOKIE)).toBe(false)
     rows.push({ check: "magic link from A: followed on B, then on A", result: `B ${first.status} signed in; A ${second.status} error=Verification` })
+  })
+
+  test("a one-time code asked for on A (issue #19) is typed on B by the same browser, once", async () => {
+    const jar = new CookieJar()
+    const before = smtp.messages.length
+    const requested = await postForm(A.origin, "/auth/signin/nodemailer", jar, { csrfToken: await csrf(A.origin, jar), email: "dave@example.com", callbackUrl: "/api/me" })
+    expect(requested.status).toBe(302)
+    const mail = (await smtp.waitFor(before + 1))[before]!
+    const code = /: ([0-9 ]+)$/m.exec(mail.mail.text ?? "")![1]!.replaceAll(" ", "")
+    const typed = await postForm(B.origin, "/auth/callback/nodemailer", jar, { csrfToken: await csrf(B.origin, jar), code })
+    expect(typed.status).toBe(302)
+    expect(typed.headers.get("location")).toMatch(/\/api\/me$/)
+    expect((await readSession(A.origin, jar)).body?.user?.email).toBe("dave@example.com")
+    // Its link, on A: spent by the code.
+    const link = linkIn(mail)
+    const onA = new CookieJar()
+    const second = await confirmLink(A.origin, onA, `${link.pathname}${link.search}`)
+    expect(new URL(second.headers.get("location") ?? "", "http://app.test:3000").searchParams.get("error")).toBe("Verification")
+    rows.push({ check: "one-time code from A: typed on B, then its link on A", result: `B ${typed.status} signed in; A ${second.status} error=Verification` })
   })
 
   test("a passkey challenge from A completes on B once; the replay on A is refused", async () => {
