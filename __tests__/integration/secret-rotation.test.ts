@@ -10,7 +10,7 @@ import { describe, expect, it } from "@jest/globals"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import type { TransactionalAdapter } from "../../lib/core/adapter.js"
 import Nodemailer from "../../lib/providers/nodemailer.js"
-import { ALICE, askForLink, cookieHeader, follow, mailFor, setCookies, startSite, CSRF_COOKIE, SESSION_COOKIE, type Site } from "../email/support.js"
+import { ALICE, askForLink, codeIn, cookieHeader, follow, mailFor, setCookies, startSite, CSRF_COOKIE, SESSION_COOKIE, type Site } from "../email/support.js"
 import { credentials, request } from "../helpers/app.js"
 
 const S1 = "rotation-secret-one-5d1f7c2a9b3e4d6f8a0b1c2d3e4f5a6b"
@@ -44,6 +44,24 @@ async function signInWith(to: Site, pair: { cookie: string; token: string }) {
   return { status: response.status, where: `${location.pathname}${location.search}`, session }
 }
 
+/**
+ * Asks `from` for a mail (issue #19: it carries a one-time code, bound to this browser by a sealed
+ * cookie), then types the code on `to` with that cookie: the POST's answer.
+ */
+async function codeFromTo(from: Site, to: Site) {
+  const asking = from.agent()
+  const before = from.smtp.messages.length
+  const asked = await askForLink(asking, ALICE)
+  const codeCookie = setCookies(asked).find((c) => c.name === "gatehouse.email-code")!.value!
+  const code = codeIn((await from.smtp.waitFor(before + 1))[before]!)
+  const pair = await csrfPair(to)
+  return request(to.url)
+    .post("/auth/callback/nodemailer")
+    .set("Cookie", cookieHeader({ [CSRF_COOKIE]: pair.cookie, "gatehouse.email-code": codeCookie }))
+    .type("form")
+    .send({ csrfToken: pair.token, code })
+}
+
 /** Who `on` says the session cookie belongs to (GET /auth/session). */
 async function whoIs(on: Site, session: string): Promise<string | null> {
   const response = await request(on.url).get("/auth/session").set("Cookie", cookieHeader({ [SESSION_COOKIE]: session })).expect(200)
@@ -74,6 +92,12 @@ describe("secret rotation, one process at a time", () => {
       const followed = await follow(request.agent(to.url), link)
       expect([followed.status, new URL(String(followed.headers.location)).pathname]).toEqual([302, "/"])
       expect(setCookies(followed).some((c) => c.name === SESSION_COOKIE && c.value !== "")).toBe(true)
+
+      // A one-time code asked for on one process is accepted on the other (issue #19).
+      const typed = await codeFromTo(from, to)
+      expect(typed.status).toBe(302)
+      expect(new URL(String(typed.headers.location)).searchParams.get("error")).toBeNull()
+      expect(setCookies(typed).some((c) => c.name === SESSION_COOKIE && c.value !== "")).toBe(true)
     }
   })
 
@@ -89,6 +113,9 @@ describe("secret rotation, one process at a time", () => {
     expect(await whoIs(rotated, session)).toBeNull()
     const followed = await follow(request.agent(rotated.url), link)
     expect(new URL(String(followed.headers.location)).searchParams.get("error")).toBe("Verification")
+    // A code cookie sealed with the old secret is no cookie: that browser never asked, as far as the new one knows.
+    const typed = await codeFromTo(old, rotated)
+    expect(new URL(String(typed.headers.location)).searchParams.get("error")).toBe("EmailCodeNotBound")
     // Its own values work.
     expect((await signInWith(rotated, await csrfPair(rotated))).where).toBe("/")
   })
