@@ -78,7 +78,9 @@ export function redisSessionMethods(send: Send, prefix: string, subscriber?: Red
     },
     async subscribe(listener) {
       if (!subscriber) return
-      if ("on" in subscriber && typeof subscriber.on === "function") {
+      // node-redis (which is an EventEmitter too) takes the listener in subscribe(); ioredis emits "message".
+      const nodeRedis = "sendCommand" in subscriber && typeof (subscriber as { sendCommand?: unknown }).sendCommand === "function"
+      if (!nodeRedis && "on" in subscriber && typeof subscriber.on === "function") {
         subscriber.on("message", (from: string, message: string) => {
           if (from === channel) listener(message)
         })

@@ -20,6 +20,10 @@
 //                     verifies a dummy hash so both paths cost the same) or "scrypt-naive" (no
 //                     dummy hash: unknown users return at once; to show the timing run can tell)
 //   GH_BIG_SESSION    "1": the jwt callback adds ~6 kB to the token, so the cookie is chunked
+//   GH_ADMIN          "1": POST /__revoke-user/:id calls revokeUserSessions (the app's own code path)
+//
+// With GH_REDIS_URL, RedisStore gets a second client as `subscriber`, so revocations made on one
+// process reach the others' caches at once (README "Sessions and devices").
 //
 // Routes: the router at /auth, authSession, GET /api/me behind requireAuth, and GET /__heap (heap
 // in use after full garbage collections, in bytes: the app's own memory, not the test runner's;
@@ -29,7 +33,7 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:cry
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { promisify } from "node:util"
 import express from "express"
-import { authRouter, authSession, requireAuth } from "gatehouse"
+import { authRouter, authSession, requireAuth, revokeUserSessions } from "gatehouse"
 import Credentials from "gatehouse/providers/credentials"
 
 const scrypt = promisify(scryptCallback)
@@ -77,6 +81,7 @@ const providers = [
 
 let adapter
 let redis
+let subscriber
 if (env.GH_DB) {
   const { SqlAdapter, migrate } = await import("gatehouse/adapters/sql")
   adapter = SqlAdapter(env.GH_DB, { tablePrefix: env.GH_TABLE_PREFIX ?? "" })
@@ -114,7 +119,10 @@ if (env.GH_REDIS_URL) {
   // back to memory (and logs) while Redis is away.
   redis.on("error", (error) => console.error(`[app] redis: ${error.message}`))
   await redis.connect()
-  config.store = RedisStore({ client: redis, prefix: env.GH_REDIS_PREFIX ?? "gatehouse:" })
+  subscriber = redis.duplicate()
+  subscriber.on("error", (error) => console.error(`[app] redis subscriber: ${error.message}`))
+  await subscriber.connect()
+  config.store = RedisStore({ client: redis, prefix: env.GH_REDIS_PREFIX ?? "gatehouse:", subscriber })
 }
 
 const app = express()
@@ -133,6 +141,11 @@ app.use(authSession(config))
 app.get("/api/me", requireAuth(config), (req, res) => {
   res.json({ user: req.auth.user })
 })
+if (env.GH_ADMIN === "1") {
+  app.post("/__revoke-user/:id", (req, res, next) => {
+    revokeUserSessions(req.params.id, config).then(() => res.json({ revoked: req.params.id }), next)
+  })
+}
 
 const server = app.listen(Number(env.PORT ?? 0), "127.0.0.1", () => {
   process.stdout.write(`READY ${server.address().port}\n`)
@@ -144,6 +157,6 @@ server.on("error", (error) => {
 process.on("SIGTERM", async () => {
   server.closeAllConnections()
   server.close()
-  await Promise.allSettled([adapter?.close(), redis?.quit()])
+  await Promise.allSettled([adapter?.close(), redis?.quit(), subscriber?.quit()])
   process.exit(0)
 })
