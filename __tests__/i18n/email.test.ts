@@ -35,7 +35,7 @@ afterAll(async () => {
   await smtp.close()
 })
 
-async function send(config: Partial<AuthConfig>, acceptLanguage?: string, identifier = "alice@example.com") {
+async function send(config: Partial<AuthConfig>, acceptLanguage?: string, identifier = "alice@example.com", code?: { code: string; codeExpires: Date }) {
   const resolved = resolveConfig(testConfig(config))
   const before = smtp.messages.length
   await sendVerificationRequest({
@@ -44,6 +44,7 @@ async function send(config: Partial<AuthConfig>, acceptLanguage?: string, identi
     expires: EXPIRES,
     provider: Nodemailer({ server: smtp.url }),
     token: "abc",
+    ...code,
     theme: resolved.theme,
     request: new Request("https://app.example/auth/signin/nodemailer", { method: "POST", headers: acceptLanguage ? { "accept-language": acceptLanguage } : {} }),
   })
@@ -72,6 +73,21 @@ describe.each(LOCALES)("%s", (locale) => {
     expect(text).toContain(known.subject)
     expect(text).toContain(URL_)
     expect(text).toContain(known.expires)
+  })
+
+  // Issue #19: with a one-time code, the code comes first (large, with its own expiry), the link second.
+  test("with a one-time code: its label, the code in groups, its help with the code's expiry; the link as the alternative", async () => {
+    const codeExpires = new Date("2030-05-06T06:18:00Z")
+    const { parsed, text } = await send({}, locale, "alice@example.com", { code: "123456", codeExpires })
+    const paragraphs = byTag(parsed, "p").map((p) => textOf(p))
+    expect(paragraphs[0]).toBe(t["email.codeLabel"])
+    expect(paragraphs[1]).toBe("123 456")
+    expect(paragraphs[2]).toBe(t["email.codeHelp"].replace("{codeExpires}", formatExpiry(codeExpires, locale)))
+    expect(paragraphs[3]).toBe(t["email.linkIntro"].replace("{identifier}", "alice@example.com"))
+    expect(textOf(byTag(parsed, "a")[0]!)).toBe(known.button)
+    expect(text).toContain(`${t["email.codeLabel"]}: 123 456`)
+    expect(text).toContain(t["email.textLinkIntro"].replace("{identifier}", "alice@example.com"))
+    expect(text.indexOf("123 456")).toBeLessThan(text.indexOf(URL_))
   })
 
   test("fixed by the locale option, whatever the header", async () => {
