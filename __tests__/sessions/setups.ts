@@ -87,3 +87,13 @@ export function setup(name: (typeof SETUP_NAMES)[number]): Setup {
     },
   }
 }
+
+/** The session cookie(s) a response set, as a Cookie header value ("" when none). */
+export function sessionCookieHeader(response: { headers: Record<string, unknown> }): string {
+  const raw = response.headers["set-cookie"]
+  const lines = raw === undefined ? [] : Array.isArray(raw) ? (raw as string[]) : [String(raw)]
+  return lines
+    .map((line) => line.split(";")[0]!.trim())
+    .filter((pair) => pair.startsWith("authjs.session-token") && !pair.endsWith("="))
+    .join("; ")
+}
