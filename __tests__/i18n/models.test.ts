@@ -22,10 +22,12 @@ describe("signinModel in German", () => {
     expect(model([], "constructor").error).toBe(de["signin.error.default"])
   })
 
-  test("the passkey label: the catalog's when the provider has none, the email label for the providers' default, else the app's", () => {
+  test("the passkey create label: the catalog's when the provider has none or the providers' default, else the app's", () => {
     const passkey = (label?: string): Provider => ({ id: "passkey", name: "Passkey", type: "webauthn", formFields: { email: { label } } }) as Provider
     expect(model([passkey()]).webauthn[0]!.emailLabel).toBe(de["signin.passkey.emailLabel"])
-    expect(model([passkey("Email")]).webauthn[0]!.emailLabel).toBe(de["signin.email.label"])
+    // The providers' default "Email" reads as the catalog's create label too (issue #12: the page's
+    // two address fields each say what they are for).
+    expect(model([passkey("Email")]).webauthn[0]!.emailLabel).toBe(de["signin.passkey.emailLabel"])
     expect(model([passkey("Ihre Adresse")]).webauthn[0]!.emailLabel).toBe("Ihre Adresse")
   })
 })

@@ -34,8 +34,11 @@ describe.each(LOCALES)("%s", (locale) => {
     expect(buttons).toContain(t["signin.with"].replace("{provider}", "Passkey"))
     expect(byTag(page.parsed, "div").filter((div) => attr(div, "role") === "separator").map((div) => textOf(div))[0]).toBe(known.or)
     const labels = byTag(page.parsed, "label").map((label) => textOf(label))
-    // The passkey form's label is the providers' default "Email", which is translated like the email form's.
-    expect(labels).toEqual([t["signin.email.label"], t["signin.email.label"], "Username", "Password"])
+    // Issue #12: the passkey create section's field says what it is for ("Email (to create an
+    // account)", translated); the magic link's is "Email"; the passkey sign-in asks for none.
+    expect(labels).toEqual([t["signin.passkey.emailLabel"], t["signin.email.label"], "Username", "Password"])
+    expect(buttons).toContain(t["signin.passkey.create.emailButton"])
+    expect(textOf(byTag(page.parsed, "h2")[0]!)).toBe(t["signin.passkey.create.heading"])
     const passkeyForm = byTag(page.parsed, "form").find((form) => attr(form, "data-gatehouse-webauthn") !== undefined)!
     expect(attr(passkeyForm, "data-unsupported")).toBe(t["signin.passkey.unsupported"])
     expect(attr(passkeyForm, "data-failed")).toBe(t["signin.passkey.failed"])

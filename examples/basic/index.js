@@ -51,7 +51,8 @@ export const authConfig = {
         return user && ok ? { id: user.id, name: user.name, email: user.email } : null
       },
     }),
-    // Passkeys: new users give an email and register one; then they sign in with it. Browsers
+    // Passkeys: new users prove their email by a magic link, then create one on the set-up page;
+    // after that they sign in with it, no address asked. Browsers
     // allow passkeys on http://localhost (a secure context), not on http://127.0.0.1.
     Passkey(),
     // Magic links: by SMTP when SMTP_URL is set; otherwise printed here, for development.

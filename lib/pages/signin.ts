@@ -53,12 +53,12 @@ function fields(provider: CredentialsConfig): FieldModel[] {
 }
 
 /**
- * The passkey form's email label: the app's own, translated only when it is the providers' default
- * ("Email", which the catalog has as `signin.email.label`).
+ * The label of the passkey create section's email field: the app's own, or, when it is the
+ * providers' default ("Email"), the catalog's "Email (to create an account)": the page's other
+ * address field (the magic link's) is "Email", and each field says what it is for (issue #12).
  */
 function passkeyEmailLabel(label: string | undefined, t: Messages): string {
-  if (label === undefined) return t["signin.passkey.emailLabel"]
-  return label === en["signin.email.label"] ? t["signin.email.label"] : label
+  return label === undefined || label === en["signin.email.label"] ? t["signin.passkey.emailLabel"] : label
 }
 
 function safeLogo(logo: unknown): string | undefined {
