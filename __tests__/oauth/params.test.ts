@@ -161,6 +161,26 @@ describe("redirectProxyUrl", () => {
     }
   })
 
+  test("issue #12: X-Forwarded-Host from a hop Express does not trust cannot pick the callback sealed into state", async () => {
+    const proxy = await reserve()
+    try {
+      const proxyAuth = `${proxy.url}/auth`
+      const site = await startSite({ clients: () => [client(proxy.url)], providers: (idp) => [oidc(idp, { redirectProxyUrl: proxyAuth })] })
+      proxy.attach(makeApp(testConfig({ providers: [oidc(site.idp, { redirectProxyUrl: proxyAuth })] })))
+      const agent = site.agent()
+      const token = (await agent.get("/auth/csrf").set("X-Forwarded-Host", "evil.example")).body.csrfToken as string
+      const start = await agent.post("/auth/signin/idp").set("X-Forwarded-Host", "evil.example").type("form").send({ csrfToken: token })
+      const atProxy = await site.idp.browse(authorizationUrl(start).href, `${proxyAuth}/callback/idp`)
+      const forwarded = await request(proxy.url).get(local(atProxy)).expect(302)
+      const back = new URL(String(forwarded.headers.location))
+      // The deployment sealed into state is the one the request reached, not the forged host.
+      expect(back.origin + back.pathname).toBe(site.callbackUrl())
+      expect(String(forwarded.headers.location)).not.toContain("evil.example")
+    } finally {
+      await proxy.close()
+    }
+  })
+
   test("a whole sign-in through a proxy deployment: the IdP returns to the proxy, which forwards to this site", async () => {
     const proxy = await reserve()
     try {
