@@ -85,7 +85,9 @@ export interface Adapter {
   getAccount?(providerAccountId: AdapterAccount["providerAccountId"], provider: AdapterAccount["provider"]): Awaitable<AdapterAccount | null>
   /** Gatehouse extension: every account linked to the user (any order). */
   listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
-  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  createSession?(
+    session: { sessionToken: string; userId: string; expires: Date } & Partial<Pick<AdapterSession, "createdAt" | "lastSeenAt" | "userAgent" | "ip">>,
+  ): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,

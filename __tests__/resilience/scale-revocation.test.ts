@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals"
 import { createClient } from "redis"
 import { POSTGRES_URL, REDIS_URL, report, startApp, stopAll, type AppProcess } from "./support/process.js"
 import { createTables, type TestTables } from "./support/process-db.js"
-import { CookieJar, csrf, postForm, send, signedIn, signOut } from "./support/process-http.js"
+import { csrf, postForm, send, signedIn, signOut, type CookieJar } from "./support/process-http.js"
 
 const SECRETS = JSON.stringify(["revocation-secret-0123456789abcdef012345678"])
 const BOUND_MS = 1000

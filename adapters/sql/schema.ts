@@ -105,6 +105,12 @@ export async function migrateToLatest(db: AnyDb, t: TableNames): Promise<string[
   return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName)
 }
 
+/** Applies migrations up to `name` only (tests: a database as an earlier version left it). */
+export async function migrateTo(db: AnyDb, t: TableNames, name: string): Promise<void> {
+  const { error } = await migrator(db, t).migrateTo(name)
+  if (error) throw error
+}
+
 /** Removes Gatehouse's tables (for tests and uninstalling): every migration, undone. */
 export async function dropSchema(db: AnyDb, t: TableNames): Promise<void> {
   await initial(kindOf(db), t).down?.(db)

@@ -48,7 +48,7 @@ export async function revokeOwnSession(config: ResolvedConfig, identity: Session
 /** Ends every session of the user but the current one; returns how many were ended (cookie: those on record). */
 export async function revokeOwnOtherSessions(config: ResolvedConfig, identity: SessionIdentity): Promise<number> {
   const userId = ownerOf(identity)
-  let ended = 0
+  let ended: number
   if (config.session.strategy === "database") {
     ended = await sessionAdapter(config, ["deleteSessionsByUserId"]).deleteSessionsByUserId(userId, { except: identity.sessionToken })
     await announce(config, { user: userId, notBefore: 0 })

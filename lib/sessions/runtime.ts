@@ -43,10 +43,9 @@ function parse(text: string): RevocationMessage | null {
 }
 
 export function runtimeOf(config: ResolvedConfig): SessionRuntime {
-  let runtime = runtimes.get(config)
-  if (runtime) return runtime
+  const known = runtimes.get(config)
+  if (known) return known
   const made: SessionRuntime = { revocations: new RevocationCache(), databaseSessions: new DatabaseSessionCache() }
-  runtime = made
   runtimes.set(config, made)
   config.store
     .subscribe?.((text) => {
