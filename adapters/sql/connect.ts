@@ -44,6 +44,10 @@ function openPostgres(url: string): AnyDb {
   pool.on("error", () => undefined)
   const names = new Map<string, string>()
   pool.on("connect", (client) => {
+    // A connection cut while a query runs (checked out, so the pool's listener is not on it) is
+    // emitted as "error" on the client as well as failing the query: without a listener the
+    // process would end. The query's own rejection is the report (an AdapterError).
+    client.on("error", () => undefined)
     const query = client.query.bind(client) as (...args: unknown[]) => unknown
     ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
       const name = typeof text === "string" && rest.length === 0 ? names.get(text) : undefined

@@ -1,10 +1,11 @@
 /**
  * A minimal OpenID provider on 127.0.0.1 that signs real ID tokens (jose, RS256) and counts every
  * discovery and JWKS request: the issuer for the outbound cache runs (single flight, JWKS refetch
- * bound, stale-while-revalidate). Its authorization endpoint approves at once; `delay` slows
- * discovery and JWKS; `down` makes them answer 503; `kid` is the key id put in new ID tokens
- * (a kid the JWKS does not list is a forged one). Several instances can share one code store, so a
- * sign-in started at one can finish at another.
+ * bound, stale-while-revalidate) and the database-cut runs. Its authorization endpoint approves
+ * at once; `delay` slows discovery and JWKS, `tokenDelay` the token endpoint; `down` makes
+ * discovery and JWKS answer 503; `kid` is the key id put in new ID tokens (a kid the JWKS does not
+ * list is a forged one). Several instances can share one code store, so a sign-in started at one
+ * can finish at another.
  */
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
@@ -16,6 +17,7 @@ export interface OidcRogue {
   url: string
   counts: { discovery: number; jwks: number; token: number }
   delay: number
+  tokenDelay: number
   down: boolean
   kid: string
   close(): Promise<void>
@@ -24,7 +26,7 @@ export interface OidcRogue {
 export async function startOidcRogue(codes: CodeStore = new Map(), clientId = "rogue-client"): Promise<OidcRogue> {
   const { publicKey, privateKey } = await generateKeyPair("RS256")
   const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" }
-  const op = { counts: { discovery: 0, jwks: 0, token: 0 }, delay: 0, down: false, kid: "k1" } as OidcRogue
+  const op = { counts: { discovery: 0, jwks: 0, token: 0 }, delay: 0, tokenDelay: 0, down: false, kid: "k1" } as OidcRogue
   let next = 0
   const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body))
   const later = (res: ServerResponse, body: () => unknown) =>
@@ -64,14 +66,15 @@ export async function startOidcRogue(codes: CodeStore = new Map(), clientId = "r
         const grant = codes.get(new URLSearchParams(raw).get("code") ?? "")
         if (!grant) return json(res, 400, { error: "invalid_grant" })
         const now = Math.floor(Date.now() / 1000)
-        void new SignJWT({ nonce: grant.nonce, email: `${grant.sub}@example.com`, email_verified: true })
+        void new Promise((resume) => setTimeout(resume, op.tokenDelay))
+          .then(() => new SignJWT({ nonce: grant.nonce, email: `${grant.sub}@example.com`, email_verified: true })
           .setProtectedHeader({ alg: "RS256", kid: op.kid })
           .setIssuer(op.url)
           .setAudience(clientId)
           .setSubject(grant.sub)
           .setIssuedAt(now)
           .setExpirationTime(now + 300)
-          .sign(privateKey)
+          .sign(privateKey))
           .then((idToken) => json(res, 200, { access_token: `at-${grant.sub}`, token_type: "Bearer", expires_in: 300, id_token: idToken }))
         return
       }
