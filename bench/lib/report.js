@@ -12,6 +12,8 @@ const median = (values) => {
 export function summarise(scenarios, rounds) {
   const byRound = rounds.map((round) => new Map(round.map((entry) => [entry.id, entry])))
   const ratioTo = (id, peer) => median(byRound.map((round) => (round.get(id)?.requestsPerSecond ?? NaN) / (round.get(peer)?.requestsPerSecond ?? NaN)))
+  // The same share by server CPU per request (peer's µs over this one's), steadier on a shared machine.
+  const cpuRatioTo = (id, peer) => median(byRound.map((round) => (round.get(peer)?.cpuPerRequest ?? NaN) / (round.get(id)?.cpuPerRequest ?? NaN)))
   return scenarios.map((scenario) => {
     const entries = byRound.map((round) => round.get(scenario.id)).filter(Boolean)
     const measured = entries.filter((entry) => !entry.failed)
@@ -31,6 +33,7 @@ export function summarise(scenarios, rounds) {
       errors: measured.reduce((sum, entry) => sum + entry.errors, 0),
       cpuPerRequest: median(measured.map((entry) => entry.cpuPerRequest)),
       ratioTo,
+      cpuRatioTo,
     }
   })
 }
@@ -48,6 +51,17 @@ export function targets(summary, memory) {
   add("requireAuth on a PostgreSQL session × bare Express", find("gatehouse-pg")?.ratioToBare, 0.3)
   add("requireAuth on a PostgreSQL session × Auth.js with @auth/pg-adapter", find("gatehouse-pg")?.ratioTo("gatehouse-pg", "authjs-pg"), 5)
   add("credentials sign-in × Auth.js", find("gatehouse-signin")?.ratioTo("gatehouse-signin", "authjs-signin"), 3)
+  // Issue #14: revocable sessions, still fast (req/s and server CPU per request, both against bare Express).
+  for (const [id, label, limit] of [
+    ["gatehouse-require-auth", "requireAuth on a cookie session, revocation checks on (in-process store)", 0.75],
+    ["gatehouse-require-auth-redis", "requireAuth on a cookie session, revocation checks on Redis", 0.75],
+    ["gatehouse-pg", "requireAuth on a PostgreSQL session", 0.7],
+    ["gatehouse-pg-redis", "requireAuth on a PostgreSQL session, Redis pub/sub", 0.7],
+  ]) {
+    const row = find(id)
+    add(`#14: ${label} × bare Express (req/s)`, row?.ratioToBare, limit)
+    add(`#14: ${label} × bare Express (server CPU)`, row?.cpuRatioTo(id, "bare"), limit)
+  }
   if (memory) add("heap growth after 100k session reads", memory.growth, 0.1, "<=")
   return checks
 }

@@ -75,7 +75,19 @@ export default [
       if (session?.user?.email !== EMAIL) throw new Error(`GET /auth/session answered ${JSON.stringify(session)}`)
     },
   },
+  {
+    id: "gatehouse-require-auth-redis",
+    name: "Gatehouse requireAuth (cookie, revocation checks on Redis)",
+    library: "gatehouse",
+    job: "cookie-read",
+    server,
+    env: { BENCH_MODE: "cookie", BENCH_STORE: "redis" },
+    prepare: signIn,
+    requests: protectedRoute,
+    verify,
+  },
   { id: "gatehouse-pg", name: "Gatehouse requireAuth (PostgreSQL session)", library: "gatehouse", job: "db-read-pg", server, env: { BENCH_MODE: "pg" }, prepare: signIn, requests: protectedRoute, verify },
+  { id: "gatehouse-pg-redis", name: "Gatehouse requireAuth (PostgreSQL session, Redis pub/sub)", library: "gatehouse", job: "db-read-pg", server, env: { BENCH_MODE: "pg", BENCH_STORE: "redis" }, prepare: signIn, requests: protectedRoute, verify },
   { id: "gatehouse-sqlite", name: "Gatehouse requireAuth (SQLite session)", library: "gatehouse", job: "db-read-sqlite", server, env: { BENCH_MODE: "sqlite" }, prepare: signIn, requests: protectedRoute, verify },
   {
     id: "gatehouse-signin",

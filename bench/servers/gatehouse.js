@@ -1,6 +1,8 @@
 // Gatehouse as an app would mount it: the router at /auth, a credentials user, and GET /protected
 // behind requireAuth. BENCH_MODE: `cookie` (sealed cookie sessions, no database), `pg` or `sqlite`
-// (the SQL adapter, database sessions; its own tables, dropped on stop).
+// (the SQL adapter, database sessions; its own tables, dropped on stop). BENCH_STORE=redis: the
+// shared store on Redis with a subscriber (revocation checks and pub/sub as several processes
+// would run them; its keys are removed on stop); otherwise the in-process store.
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -23,7 +25,26 @@ async function openAdapter() {
   return adapter
 }
 
+async function openStore() {
+  if (process.env.BENCH_STORE !== "redis") return undefined
+  const { createClient } = await import("redis")
+  const { RedisStore } = await import("gatehouse/stores/redis")
+  const client = createClient({ url: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" })
+  const subscriber = client.duplicate()
+  for (const each of [client, subscriber]) each.on("error", (error) => console.error(`redis: ${error.message}`))
+  await client.connect()
+  await subscriber.connect()
+  const prefix = `bench-gh-${process.pid}:`
+  const close = async () => {
+    const keys = await client.keys(`${prefix}*`)
+    if (keys.length) await client.del(keys)
+    await Promise.allSettled([client.quit(), subscriber.quit()])
+  }
+  return { store: RedisStore({ client, prefix, subscriber }), close }
+}
+
 const adapter = await openAdapter()
+const shared = await openStore()
 const config = {
   secret: "gatehouse-bench-secret-0123456789abcdef",
   trustHost: true,
@@ -31,6 +52,7 @@ const config = {
   // limiter's refusals (on by default in production, which the bench runs in).
   rateLimit: false,
   adapter,
+  ...(shared && { store: shared.store }),
   providers: [
     Credentials({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },
@@ -47,6 +69,7 @@ app.get("/protected", requireAuth(config), (req, res) => {
 
 serve(app, {
   close: async () => {
+    await shared?.close()
     if (!adapter) return
     await dropTables(adapter.db, { tablePrefix })
     await adapter.close()
