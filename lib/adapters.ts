@@ -47,6 +47,9 @@ export interface AdapterSession {
   ip?: string | null
 }
 
+/** The token fields `updateAccountTokens` writes (`null` clears a field). */
+export type AccountTokenUpdate = { [field in "access_token" | "refresh_token" | "expires_at" | "id_token" | "token_type" | "scope"]?: AdapterAccount[field] | null }
+
 /** Options of `deleteSessionsByUserId`. */
 export interface DeleteSessionsOptions {
   /** A session token to keep (the caller's own session, for "sign out everywhere else"). */
@@ -85,6 +88,12 @@ export interface Adapter {
   getAccount?(providerAccountId: AdapterAccount["providerAccountId"], provider: AdapterAccount["provider"]): Awaitable<AdapterAccount | null>
   /** Gatehouse extension: every account linked to the user (any order). */
   listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /**
+   * Gatehouse extension: replaces the given token fields of the account (`null` clears one; fields
+   * not given are kept); returns the updated account, or null when there is no such account.
+   * `getAccessToken` stores refreshed provider tokens with it.
+   */
+  updateAccountTokens?(account: Pick<AdapterAccount, "provider" | "providerAccountId">, tokens: AccountTokenUpdate): Awaitable<AdapterAccount | null>
   createSession?(
     session: { sessionToken: string; userId: string; expires: Date } & Partial<Pick<AdapterSession, "createdAt" | "lastSeenAt" | "userAgent" | "ip">>,
   ): Awaitable<AdapterSession>

@@ -149,6 +149,18 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     async listAccountsByUserId(userId) {
       return [...store.accounts.values()].filter((account) => account.userId === userId).map(copy)
     },
+    async updateAccountTokens({ provider, providerAccountId }, tokens) {
+      const key = accountKey(provider, providerAccountId)
+      const account = store.accounts.get(key)
+      if (!account) return null
+      const updated: Record<string, unknown> = { ...account }
+      for (const [field, value] of Object.entries(tokens)) {
+        if (value === null) delete updated[field]
+        else if (value !== undefined) updated[field] = value
+      }
+      put(store.accounts, key, copy(updated as unknown as AdapterAccount))
+      return copy(updated as unknown as AdapterAccount)
+    },
 
     async createSession(session) {
       if (store.sessions.has(session.sessionToken)) throw new ConstraintError("sessions.session_token")

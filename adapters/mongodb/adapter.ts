@@ -120,6 +120,19 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
       const found = await (await handles()).accounts.findOne(filter, opts)
       return found ? fromRecord<AdapterAccount>(found) : null
     },
+    async updateAccountTokens({ provider, providerAccountId }, tokens) {
+      const filter = { provider: key(provider, "provider"), providerAccountId: key(providerAccountId, "providerAccountId") }
+      const $set: Record<string, unknown> = {}
+      const $unset: Record<string, ""> = {}
+      for (const [field, value] of Object.entries(tokens)) {
+        if (value === null) $unset[field] = ""
+        else if (value !== undefined) $set[field] = value
+      }
+      const update = { ...(Object.keys($set).length && { $set }), ...(Object.keys($unset).length && { $unset }) }
+      const { accounts } = await handles()
+      const found = Object.keys(update).length ? await accounts.findOneAndUpdate(filter, update, { ...opts, returnDocument: "after" }) : await accounts.findOne(filter, opts)
+      return found ? fromRecord<AdapterAccount>(found) : null
+    },
     async listAccountsByUserId(userId) {
       if (!isObjectIdHex(key(userId, "userId"))) return []
       const found = await (await handles()).accounts.find({ userId: toObjectId(userId) }, opts).toArray()

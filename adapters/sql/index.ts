@@ -134,6 +134,15 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
       const rows = await db.selectFrom(t.accounts).selectAll().where("user_id", "=", userId).execute()
       return rows.map(toAccount)
     },
+    async updateAccountTokens({ provider, providerAccountId }, tokens) {
+      // The token fields are columns of the same names.
+      const set = Object.fromEntries(Object.entries(tokens).filter(([, value]) => value !== undefined))
+      if (Object.keys(set).length) {
+        await db.updateTable(t.accounts).set(set).where("provider", "=", provider).where("provider_account_id", "=", providerAccountId).execute()
+      }
+      const row = await db.selectFrom(t.accounts).selectAll().where("provider", "=", provider).where("provider_account_id", "=", providerAccountId).executeTakeFirst()
+      return row ? toAccount(row) : null
+    },
 
     async createSession(session) {
       await db

@@ -13,6 +13,7 @@ import { sessionChecks } from "./sessions.js"
 import { sessionListingChecks } from "./session-listing.js"
 import { tokenChecks } from "./tokens.js"
 import { linkingChecks } from "./linking.js"
+import { accountTokenChecks } from "./account-tokens.js"
 import { userChecks } from "./users.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
@@ -45,6 +46,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("listing and revoking sessions (optional methods)", () => sessionListingChecks(context))
     describe("verification tokens and authenticators", () => tokenChecks(context))
     describe("accounts and passkeys of a user (Gatehouse extensions)", () => linkingChecks(context))
+    describe("refreshed provider tokens (Gatehouse extension)", () => accountTokenChecks(context))
   })
 }
 
