@@ -88,7 +88,19 @@ type Attempt = <T>(operation: string, shared: () => Promise<T>, local: () => Pro
  * written before them) gets this process's memory for them, for good.
  */
 function guardedSessionMethods(store: StateStore, fallback: MemoryStore, attempt: Attempt, subscribeFailed: (error: unknown) => void): SessionStateStore {
-  if (!hasSessionMethods(store)) return fallback
+  if (!hasSessionMethods(store)) {
+    // Bound, so the methods survive being spread into the guarded store.
+    return {
+      putSession: (userId, record) => fallback.putSession(userId, record),
+      listSessions: (userId) => fallback.listSessions(userId),
+      removeSessions: (userId, sids) => fallback.removeSessions(userId, sids),
+      revokeSid: (sid, ttl) => fallback.revokeSid(sid, ttl),
+      revokeUser: (userId, notBefore, ttl) => fallback.revokeUser(userId, notBefore, ttl),
+      revocation: (sid, userId) => fallback.revocation(sid, userId),
+      publish: (message) => fallback.publish(message),
+      subscribe: (listener) => fallback.subscribe(listener),
+    }
+  }
   return {
     putSession: (userId, record, ttl) => attempt("putSession", () => store.putSession(userId, record, ttl), () => fallback.putSession(userId, record)),
     listSessions: (userId) => attempt("listSessions", () => store.listSessions(userId), () => fallback.listSessions(userId)),
