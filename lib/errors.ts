@@ -27,6 +27,7 @@ export const ERROR_TYPES = [
   "InvalidCallbackUrl",
   "InvalidCheck",
   "InvalidEndpoints",
+  "InvalidLogoutToken",
   "InvalidOption",
   "InvalidProvider",
   "InvalidRequest",
@@ -47,12 +48,15 @@ export const ERROR_TYPES = [
   "ProviderRedirectRefused",
   "ProviderResponseTooLarge",
   "ProviderTimeout",
+  "ProviderTokenMissing",
   "RateLimited",
+  "RefreshTokenError",
   "SessionNotFound",
   "SessionRequired",
   "SessionTokenError",
   "SignOutError",
   "StoreUnavailable",
+  "TokenRefreshFailed",
   "UnknownAction",
   "UnsupportedMediaType",
   "UnsupportedStrategy",
@@ -314,6 +318,23 @@ export class SessionNotFound extends AuthError {
 /** A protected resource was requested without a session. */
 export class SessionRequired extends AuthError {
   static type = "SessionRequired" as const
+}
+
+/** The provider refused the refresh token (`invalid_grant`: revoked, expired, or used): the user must sign in with it again. */
+export class RefreshTokenError extends AuthError {
+  static type = "RefreshTokenError" as const
+}
+/** Refreshing a provider's access token failed twice (network failure, timeout or a server error at the provider). */
+export class TokenRefreshFailed extends AuthError {
+  static type = "TokenRefreshFailed" as const
+}
+/** `getAccessToken`: the signed-in user has no stored access token for that provider (not linked, or signed in another way). */
+export class ProviderTokenMissing extends AuthError {
+  static type = "ProviderTokenMissing" as const
+}
+/** A back-channel logout request whose `logout_token` is missing or fails validation. */
+export class InvalidLogoutToken extends AuthError {
+  static type = "InvalidLogoutToken" as const
 }
 
 export function isAuthError(value: unknown): value is AuthError {

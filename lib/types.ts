@@ -35,6 +35,8 @@ export interface DefaultSession {
   user?: User
   /** ISO 8601 expiry of the session. */
   expires: string
+  /** `"RefreshTokenError"` once a provider refused the refresh token (`getAccessToken`): send the user to sign in again. */
+  error?: "RefreshTokenError"
 }
 
 /** Extend by declaration merging to type fields your `session` callback adds. */

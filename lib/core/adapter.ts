@@ -35,6 +35,8 @@ export const ADAPTER_METHODS = [
   // Gatehouse extensions: a user's accounts and removing a passkey (reclaiming an unproven account).
   "listAccountsByUserId",
   "deleteAuthenticator",
+  // Gatehouse extension: storing refreshed provider tokens (getAccessToken, issue #17).
+  "updateAccountTokens",
 ] as const satisfies readonly (keyof Adapter)[]
 
 export type AdapterMethod = (typeof ADAPTER_METHODS)[number]

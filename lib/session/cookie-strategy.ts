@@ -18,6 +18,7 @@ import { presentSession } from "./session-callback.js"
 import { cookieSessionRevoked, sessionCreatedAt } from "../sessions/check.js"
 import { recordCookieSession, touchCookieSession, withSessionId } from "../sessions/registry.js"
 import type { ClientInfo } from "../sessions/ids.js"
+import { keepTokenClaims, REFRESH_TOKEN_ERROR } from "../tokens/provider-tokens.js"
 
 export interface SessionResult {
   session: Session | null
@@ -125,6 +126,8 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
     if (!token) return signedOut(jar, set, true)
     // The session keeps its id whatever the callback returned.
     if (typeof opened.payload.sid === "string") token = withSessionId(token, opened.payload)
+    // ...and its provider tokens (getAccessToken), unless the callback set them itself.
+    token = keepTokenClaims(token, opened.payload)
   }
 
   const changed = before !== undefined && JSON.stringify(token) !== before
@@ -145,6 +148,8 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
   const base: Session = {
     user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
     expires: new Date(expires * 1000).toISOString(),
+    // A provider refused the refresh token (getAccessToken): the app sends the user to sign in.
+    ...(token.error === REFRESH_TOKEN_ERROR && { error: REFRESH_TOKEN_ERROR }),
   }
   const session = await presentSession(config, base, { token }, update)
   if (!session) return signedOut(jar, set, false)

@@ -77,6 +77,9 @@ export function guardedStore(store: StateStore, logger: LoggerInstance): StateSt
     // A claim is a single-use guarantee across processes (a passkey challenge): this process's
     // memory cannot give it, so while the shared store is unreachable, claims fail closed.
     claim: (key, ttl) => attempt("claim", () => store.claim(key, ttl), () => Promise.reject(new StoreUnavailable("The shared state store is unreachable: a single use (a passkey challenge) cannot be checked across processes, so it is refused until the store answers"))),
+    // Shared values (refreshed provider tokens): this process's memory when the store has none or is down.
+    putValue: (key, value, ttl) => (store.putValue ? attempt("putValue", () => (store.putValue as NonNullable<StateStore["putValue"]>)(key, value, ttl), () => fallback.putValue(key, value, ttl)) : fallback.putValue(key, value, ttl)),
+    getValue: (key) => (store.getValue ? attempt("getValue", () => (store.getValue as NonNullable<StateStore["getValue"]>)(key), () => fallback.getValue(key)) : fallback.getValue(key)),
     ...guardedSessionMethods(store, fallback, attempt, (error) => logger.error(new AdapterError("The shared state store refused the revocation subscription; revocations from other processes arrive within the one-second cache instead", { cause: { err: error } }))),
   }
 }

@@ -52,8 +52,10 @@ export class MemoryStore implements StateStore {
     return { count: 1, resetAt: fresh.resetAt }
   }
 
+  /** Forgets `key`: its count, or its claim (a lock released early). */
   async reset(key: string): Promise<void> {
     this.#countersFor(key).delete(key)
+    this.#claims.delete(key)
   }
 
   #countersFor(key: string): Map<string, Counter> {
@@ -103,6 +105,23 @@ export class MemoryStore implements StateStore {
   }
   subscribe(listener: (message: string) => void): Promise<void> {
     return this.#sessions.subscribe(listener)
+  }
+
+  // Short-lived shared values (refreshed provider tokens, issue #17), bounded like the claims.
+  readonly #values = new Map<string, { value: string; expires: number }>()
+  async putValue(key: string, value: string, ttlSeconds: number): Promise<void> {
+    const now = Date.now()
+    this.#values.delete(key)
+    this.#makeRoom(this.#values, (entry) => entry.expires, now)
+    if (this.#values.size >= this.maxEntries) this.#values.delete(this.#values.keys().next().value as string)
+    this.#values.set(key, { value, expires: now + ttlSeconds * 1000 })
+  }
+  async getValue(key: string): Promise<string | null> {
+    const entry = this.#values.get(key)
+    if (!entry) return null
+    if (entry.expires > Date.now()) return entry.value
+    this.#values.delete(key)
+    return null
   }
 
   /** Entries held (for tests and diagnostics). */

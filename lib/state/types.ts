@@ -3,7 +3,7 @@
  * challenges already used. `store` in the configuration; this process's memory by default,
  * `RedisStore` (`gatehouse/stores/redis`) to share it.
  */
-export interface StateStore extends Partial<SessionStateStore> {
+export interface StateStore extends Partial<SessionStateStore>, Partial<ValueStateStore> {
   /**
    * Counts one hit on `key` in a fixed window of `windowSeconds` that starts with the key's first
    * hit. Returns the hits counted in the current window and when it ends (epoch milliseconds).
@@ -58,4 +58,16 @@ export const SESSION_STORE_METHODS = ["putSession", "listSessions", "removeSessi
 
 export function hasSessionMethods(store: object): store is SessionStateStore {
   return SESSION_STORE_METHODS.every((method) => typeof (store as Record<string, unknown>)[method] === "function")
+}
+
+/**
+ * Optional store methods for short-lived values every process must read (issue #17: a provider
+ * token refreshed by one process, sealed, for the processes waiting on the same refresh).
+ * MemoryStore and RedisStore have them; without them, this process's memory holds the values.
+ */
+export interface ValueStateStore {
+  /** Stores `value` under `key` for `ttlSeconds` (replacing any value). */
+  putValue(key: string, value: string, ttlSeconds: number): Promise<void>
+  /** The value under `key`, or null when there is none (or it expired). */
+  getValue(key: string): Promise<string | null>
 }

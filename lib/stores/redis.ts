@@ -58,6 +58,13 @@ export function RedisStore({ client, prefix = "gatehouse:", subscriber }: RedisS
     async reset(key) {
       await send(["DEL", prefix + key])
     },
+    async putValue(key, value, ttlSeconds) {
+      await send(["SET", prefix + key, value, "PX", String(Math.max(1, Math.round(ttlSeconds * 1000)))])
+    },
+    async getValue(key) {
+      const value = await send(["GET", prefix + key])
+      return typeof value === "string" ? value : value === null || value === undefined ? null : String(value)
+    },
     async claim(key, ttlSeconds) {
       const answer = await send(["SET", prefix + key, "1", "NX", "EX", String(Math.max(1, Math.ceil(ttlSeconds)))])
       return answer === "OK"

@@ -16,6 +16,7 @@ import { createDatabaseSession, sessionTokenOf } from "../../session/database-st
 import { clientInfo, databaseSessionId, type ClientInfo } from "../../sessions/ids.js"
 import { announce } from "../../sessions/runtime.js"
 import { recordCookieSession, withSessionId } from "../../sessions/registry.js"
+import { refreshStoredAccountTokens, withSignInTokens } from "../../tokens/sign-in.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -96,6 +97,7 @@ function destination(ctx: RequestContext, result: SignInResult, callbackUrl: str
  */
 export async function completeSignIn(ctx: RequestContext, result: SignInResult, callbackUrl: string): Promise<ResponseInternal> {
   const { config } = ctx
+  await refreshStoredAccountTokens(config, result.account, result.isNewUser)
   if (config.session.strategy === "database") {
     await startDatabaseSession(ctx, result.user)
   } else {
@@ -121,8 +123,9 @@ async function startCookieSession(ctx: RequestContext, result: SignInResult): Pr
   const returned = await config.callbacks.jwt(params)
   const jar = ctx.request.cookies
   if (returned) {
-    // A new session id, whatever cookie the browser brought (the callback's token has none).
-    const token = withSessionId(returned)
+    // A new session id, whatever cookie the browser brought (the callback's token has none);
+    // without an adapter, the provider's tokens ride in the cookie (getAccessToken, issue #17).
+    const token = withSessionId(withSignInTokens(config, returned, result.account))
     const { cookies, expires } = await writeSessionCookies(config, jar, ctx.cookies, token)
     ctx.outCookies.push(...cookies)
     await recordCookieSession(config, token, expires * 1000, clientOf(ctx))

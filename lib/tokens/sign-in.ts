@@ -1,0 +1,29 @@
+/**
+ * What a sign-in with an OAuth/OIDC provider keeps for `getAccessToken` and federated sign-out:
+ * with an adapter, a returning user's account row gets this sign-in's tokens (the row kept the
+ * first sign-in's otherwise, whose refresh token may be long spent); without an adapter, the
+ * tokens go into the session cookie (`providerTokens.<providerId>`).
+ */
+import type { Account, JWT } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { AccountTokenUpdate } from "../adapters.js"
+import { pickTokens, withTokensInCookie } from "./provider-tokens.js"
+
+function isOAuth(account: Account | undefined): account is Account {
+  return (account?.type === "oauth" || account?.type === "oidc") && typeof account.access_token === "string"
+}
+
+/** Stores the new tokens on a returning user's account row (a new user's row was just written with them). */
+export async function refreshStoredAccountTokens(config: ResolvedConfig, account: Account | undefined, isNewUser: boolean | undefined): Promise<void> {
+  const adapter = config.adapter
+  if (isNewUser || !isOAuth(account) || !adapter?.updateAccountTokens) return
+  const tokens = pickTokens(account)
+  const update = { refresh_token: null, expires_at: null, id_token: null, ...tokens } as AccountTokenUpdate
+  await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, update)
+}
+
+/** The session token with this sign-in's provider tokens, when there is no adapter to keep them. */
+export function withSignInTokens(config: ResolvedConfig, token: JWT, account: Account | undefined): JWT {
+  if (config.adapter || !isOAuth(account)) return token
+  return withTokensInCookie(token, account.provider, pickTokens(account))
+}

@@ -1,0 +1,97 @@
+/**
+ * One refresh per refresh token, however many callers ask at once:
+ * - in this process, concurrent callers share one promise (keyed by provider and refresh token);
+ * - across processes, a lock in the shared store (`claim`, Redis `SET NX`) elects one refresher;
+ *   the others poll the store for its result, which it leaves there (sealed with the secret) for
+ *   `RESULT_TTL_SECONDS`, so a request that still carries the old refresh token gets the new
+ *   tokens instead of sending the spent one again.
+ * A refused refresh is left as a result too (every waiter gets `RefreshTokenError`). A transient
+ * failure releases the lock and leaves nothing, so the next call tries again.
+ */
+import { createHash } from "node:crypto"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import { RefreshTokenError, StoreUnavailable, TokenRefreshFailed } from "../errors.js"
+import { openToken, sealToken } from "../jwt/codec.js"
+import { outboundLimits } from "../outbound/options.js"
+import type { OAuthProviderConfig } from "../providers/types.js"
+import { REFRESH_TOKEN_ERROR, type ProviderTokens } from "./provider-tokens.js"
+
+/** How long the result of a refresh stays readable by other callers holding the old refresh token. */
+export const RESULT_TTL_SECONDS = 120
+const SALT = "gatehouse.refreshed-provider-tokens"
+const POLL_MS = 50
+
+type Outcome = { tokens: ProviderTokens } | { error: typeof REFRESH_TOKEN_ERROR }
+
+const inflight = new WeakMap<ResolvedConfig, Map<string, Promise<ProviderTokens>>>()
+
+function keyOf(provider: OAuthProviderConfig, refreshToken: string): string {
+  return createHash("sha256").update(`${provider.id}\0${refreshToken}`).digest("base64url")
+}
+
+async function readOutcome(config: ResolvedConfig, key: string): Promise<Outcome | null> {
+  const sealed = await config.store.getValue?.(`tokens:result:${key}`)
+  if (!sealed) return null
+  const payload = openToken(sealed, config.secrets, SALT, undefined, 0)?.payload
+  if (payload?.error === REFRESH_TOKEN_ERROR) return { error: REFRESH_TOKEN_ERROR }
+  return payload?.tokens && typeof payload.tokens === "object" ? { tokens: payload.tokens as ProviderTokens } : null
+}
+
+async function writeOutcome(config: ResolvedConfig, key: string, outcome: Outcome): Promise<void> {
+  const sealed = sealToken({ ...outcome }, config.secrets[0] as string, SALT, RESULT_TTL_SECONDS)
+  await config.store.putValue?.(`tokens:result:${key}`, sealed, RESULT_TTL_SECONDS)
+}
+
+function settle(outcome: Outcome, provider: OAuthProviderConfig): ProviderTokens {
+  if ("tokens" in outcome) return outcome.tokens
+  throw new RefreshTokenError(`Provider "${provider.id}" refused this refresh token earlier: the user must sign in with it again`)
+}
+
+/**
+ * The lock, or (the shared store unreachable) true: the refresh then goes ahead on this process's
+ * single flight alone, rather than refusing every token while the store is down.
+ */
+async function claimed(config: ResolvedConfig, lock: string, seconds: number): Promise<boolean> {
+  try {
+    return await config.store.claim(lock, seconds)
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) throw error
+    config.logger.error(error)
+    return true
+  }
+}
+
+async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderConfig, key: string, refresh: () => Promise<ProviderTokens>): Promise<ProviderTokens> {
+  const lock = `tokens:lock:${key}`
+  // Two tries of the provider's timeout, the pause between them, and a margin.
+  const holdSeconds = Math.ceil((2 * outboundLimits(provider.outbound).timeout + 2000) / 1000)
+  const deadline = Date.now() + holdSeconds * 1000
+  for (;;) {
+    const known = await readOutcome(config, key)
+    if (known) return settle(known, provider)
+    if (await claimed(config, lock, holdSeconds)) break
+    if (Date.now() > deadline) throw new TokenRefreshFailed(`Another process is refreshing the "${provider.id}" access token and has not finished`)
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+  }
+  try {
+    const tokens = await refresh()
+    await writeOutcome(config, key, { tokens })
+    return tokens
+  } catch (error) {
+    if (error instanceof RefreshTokenError) await writeOutcome(config, key, { error: REFRESH_TOKEN_ERROR })
+    else await config.store.reset(lock)
+    throw error
+  }
+}
+
+/** The fresh tokens for `refreshToken` of `provider`: refreshed once, whoever asks. */
+export function refreshOnce(config: ResolvedConfig, provider: OAuthProviderConfig, refreshToken: string, refresh: () => Promise<ProviderTokens>): Promise<ProviderTokens> {
+  const key = keyOf(provider, refreshToken)
+  let map = inflight.get(config)
+  if (!map) inflight.set(config, (map = new Map()))
+  const running = map.get(key)
+  if (running) return running
+  const flight = acrossProcesses(config, provider, key, refresh).finally(() => map.delete(key))
+  map.set(key, flight)
+  return flight
+}
