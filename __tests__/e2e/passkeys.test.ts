@@ -196,7 +196,7 @@ describe("passkeys on the built-in sign-in page (http://localhost, virtual authe
 
     await proveEmail(p, "ada@example.com")
     // The address is proven before any passkey exists.
-    expect((await adapter.getUserByEmail("ada@example.com"))?.emailVerified).toBeInstanceOf(Date)
+    expect(((await adapter.getUserByEmail("ada@example.com")) as { emailVerified?: unknown } | null)?.emailVerified).toBeInstanceOf(Date)
     expect(await adapter.listAuthenticatorsByUserId((await adapter.getUserByEmail("ada@example.com"))!.id)).toEqual([])
     const start = p.ceremonies.calls.length
     await createButton(page).click()

@@ -25,7 +25,7 @@ describe("the OpenID Connect claim", () => {
     [1, false],
     ["yes", false],
   ])("email_verified %p reads as %p", (claim, expected) => {
-    expect(claimsEmailVerified(claim === undefined ? {} : { email_verified: claim })).toBe(expected)
+    expect(claimsEmailVerified((claim === undefined ? {} : { email_verified: claim }) as never)).toBe(expected)
   })
 
   it("Google (OIDC) follows the claim", async () => {

@@ -10,6 +10,11 @@
  * - "refuse": `UnverifiedAccountExists`, and nothing changes.
  * Reclaiming needs the adapter to list a user's accounts (`listAccountsByUserId`) and, with
  * database sessions, to delete them by user; without those, the sign-in is refused instead.
+ *
+ * A user with a credentials account is the app's own (its `authorize` stands for who they are,
+ * and links them again on their next sign-in anyway): never reclaimed nor refused here. The
+ * caller then applies the rules for a user whose address is taken (OAuth: only an opted-in
+ * provider links; a magic link signs its owner in), as the catalog's OAUTH-07 requires.
  */
 import { UnverifiedAccountExists } from "../errors.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
@@ -22,6 +27,8 @@ export interface ProvenSignIn {
   user: AdapterUser
   /** Other sign-in methods were removed: the owner is told on the next page. */
   reclaimed: boolean
+  /** The user has a credentials account: the app's own user, left to the ordinary rules. */
+  appOwned?: boolean
 }
 
 const REFUSED = "A user with this address exists, set up without proving the address, and it has other ways to sign in"
@@ -53,6 +60,7 @@ export async function claimProvenAddress(ctx: RequestContext, stored: AdapterUse
     throw new UnverifiedAccountExists(`${REFUSED}; the adapter cannot list or remove them (it needs listAccountsByUserId, unlinkAccount${ctx.config.session.strategy === "database" ? " and deleteSessionsByUserId" : ""}), so the sign-in is refused`)
   }
   const { accounts, passkeys } = await otherMethods(adapter, stored, proving)
+  if (accounts.some((account) => (account.type as string) === "credentials")) return { user: stored, reclaimed: false, appOwned: true }
   if (!accounts.length && !passkeys.length) return { user: stored, reclaimed: false }
   if (ctx.config.accountLinking.unverifiedEmail === "refuse") {
     throw new UnverifiedAccountExists(`${REFUSED} (accountLinking.unverifiedEmail is "refuse")`)

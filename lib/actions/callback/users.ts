@@ -180,8 +180,9 @@ async function markVerified(ctx: RequestContext, user: AdapterUser): Promise<Ada
  * - a stored user has the profile's email:
  *   - the provider does not vouch for it (lib/linking/email-trust.ts): `OAuthAccountNotLinked`,
  *     whatever `allowDangerousEmailAccountLinking` says;
- *   - nobody proved that user's address: the vouched address proves it now, and the policy
- *     (`accountLinking.unverifiedEmail`) decides what becomes of the user's other methods;
+ *   - nobody proved that user's address (and it is not the app's own credentials user): the
+ *     vouched address proves it now, and the policy (`accountLinking.unverifiedEmail`) decides
+ *     what becomes of the user's other methods;
  *   - else linked with `allowDangerousEmailAccountLinking`, `OAuthAccountNotLinked` without;
  * - otherwise a new user with the account, verified when the provider vouches for the address.
  */
@@ -217,8 +218,10 @@ export async function oauthUser(
     }
     if (!byEmail.emailVerified) {
       const claimed = await claimProvenAddress(ctx, byEmail, account)
-      const linkedNow = await link(await markVerified(ctx, claimed.user))
-      return { ...linkedNow, reclaimed: claimed.reclaimed }
+      if (!claimed.appOwned) {
+        const linkedNow = await link(await markVerified(ctx, claimed.user))
+        return { ...linkedNow, reclaimed: claimed.reclaimed }
+      }
     }
     if (provider.allowDangerousEmailAccountLinking === true) return link(byEmail)
     throw new OAuthAccountNotLinked(`A user with this email exists; sign in the way you did first, then link ${account.provider}`)
