@@ -5,9 +5,10 @@
  * name. The providers are rogue servers on 127.0.0.1 (support/fault-rogue-op.ts); the sign-ins
  * end on the error page with the named error, no session, no user.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals"
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals"
+import { spawn } from "node:child_process"
 import { createServer, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import { connect, type AddressInfo, type Socket } from "node:net"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
 import type { OAuthProviderConfig } from "../../lib/providers/types.js"
 import { makeApp, reserve, testConfig } from "../helpers/app.js"
@@ -142,6 +143,32 @@ describe("a timeout on every call to a provider", () => {
       const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(" ")), 100)
     }
     await expectErrorPage(await bounded(finishAt(site.url, await startAt(site.url, "quick"))), "ProviderTimeout")
+  })
+
+  it("a provider whose host does not accept the connection: ProviderTimeout after the connect timeout, not the total one", async () => {
+    // A listener in a stopped process with a backlog of 1: once the kernel's queue is full, new
+    // connections get no answer at all (SYNs dropped), as from a host that has gone away.
+    const child = spawn(process.execPath, ["-e", "const s=require('net').createServer().listen({port:0,host:'127.0.0.1',backlog:1},()=>console.log(s.address().port))"], { stdio: ["ignore", "pipe", "ignore"] })
+    const fillers: Socket[] = []
+    const app = await reserve()
+    try {
+      const port = await new Promise<number>((resolve) => child.stdout!.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
+      child.kill("SIGSTOP")
+      for (let i = 0; i < 8; i++) fillers.push(connect(port, "127.0.0.1").on("error", () => undefined))
+      await new Promise((resume) => setTimeout(resume, 200))
+      const logged = jest.fn<(error: Error) => void>()
+      const provider = { ...oauth("unreachable", { connectTimeout: 500, timeout: 10_000 }), token: `http://127.0.0.1:${port}/token` }
+      app.attach(makeApp(testConfig({ adapter: memory, providers: [provider], logger: { error: logged } })))
+      const outcome = await bounded(finishAt(app.url, await startAt(app.url, "unreachable")))
+      expect(outcome.status).toBe(302)
+      expect(`${outcome.location.pathname}?${outcome.location.searchParams}`).toBe("/auth/error?error=ProviderTimeout")
+      const timeouts = logged.mock.calls.map(([error]) => error).filter((error) => (error as { type?: string }).type === "ProviderTimeout")
+      expect(timeouts.map((error) => error.message)).toEqual([expect.stringContaining("not connected within 500 ms")])
+    } finally {
+      for (const socket of fillers) socket.destroy()
+      child.kill("SIGKILL")
+      await app.close()
+    }
   })
 
   it("a bad outbound option is refused at start-up, naming it", () => {
