@@ -108,7 +108,9 @@ describe("authorization request", () => {
     const document = oidcDocument("https://appleid.apple.com")
     const recorder = discoveryFetch({ [wellKnownOf(document.issuer)]: document })
     const app = makeApp(testConfig({ providers: [asProvider(Apple({ clientId: "c", clientSecret: "s", [customFetch]: recorder.fetch }))] }))
-    // HTTPS as a trusted proxy reports it (development trusts the host): Secure cookies, prefixed names.
+    // HTTPS as a trusted proxy reports it (a hop Express trusts; development trusts the host):
+    // Secure cookies, prefixed names.
+    app.set("trust proxy", "loopback")
     const https = { "X-Forwarded-Proto": "https", Host: "app.test" }
     const csrf = await request(app).get("/auth/csrf").set(https)
     const pair = String(csrf.headers["set-cookie"]).split(";")[0]
