@@ -86,11 +86,16 @@ describe.each(LANGUAGES)("a browser in $locale gets the built-in pages in $name"
     expect(await language(page, signin)).toEqual({ lang: tag, contentLanguage: tag, varies: true })
     expect(await page.title()).toBe(t["signin.heading"])
     expect(await heading(page)).toBe(t["signin.heading"])
-    expect(await page.getByRole("button").allInnerTexts()).toEqual([format(t["signin.with"], { provider: PASSKEY }), format(t["signin.with"], { provider: EMAIL }), format(t["signin.with"], { provider: CREDENTIALS })])
-    // The passkey form's email field has the provider's default label ("Email"), translated; the
-    // labels the app gave its credentials fields stay as written.
-    // (and so has the magic-link form's: two fields with that label)
-    expect(await page.getByLabel(t["signin.email.label"], { exact: true }).count()).toBe(2)
+    expect(await page.getByRole("button").allInnerTexts()).toEqual([
+      format(t["signin.with"], { provider: PASSKEY }),
+      t["signin.passkey.create.emailButton"],
+      format(t["signin.with"], { provider: EMAIL }),
+      format(t["signin.with"], { provider: CREDENTIALS }),
+    ])
+    // Issue #12: each address field says what it is for, translated (the passkey create section's
+    // and the magic link's); the labels the app gave its credentials fields stay as written.
+    expect(await page.getByLabel(t["signin.passkey.emailLabel"], { exact: true }).count()).toBe(1)
+    expect(await page.getByLabel(t["signin.email.label"], { exact: true }).count()).toBe(1)
     await page.getByLabel("Username", { exact: true }).waitFor()
     expect(await page.locator("body").innerText()).toContain(t["signin.or"])
     expect(await page.locator("body").innerText()).not.toContain(en["signin.heading"])
@@ -168,6 +173,11 @@ test("a browser in en-US gets English (control)", async () => {
   const response = await page.goto(`${origin}/auth/signin`)
   expect(await language(page, response)).toEqual({ lang: "en", contentLanguage: "en", varies: true })
   expect(await heading(page)).toBe(en["signin.heading"])
-  expect(await page.getByRole("button").allInnerTexts()).toEqual([format(en["signin.with"], { provider: PASSKEY }), format(en["signin.with"], { provider: EMAIL }), format(en["signin.with"], { provider: CREDENTIALS })])
+  expect(await page.getByRole("button").allInnerTexts()).toEqual([
+    format(en["signin.with"], { provider: PASSKEY }),
+    en["signin.passkey.create.emailButton"],
+    format(en["signin.with"], { provider: EMAIL }),
+    format(en["signin.with"], { provider: CREDENTIALS }),
+  ])
   expectClean(watched)
 })

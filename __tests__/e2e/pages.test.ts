@@ -86,17 +86,20 @@ describe("signing in", () => {
     await page.waitForURL((url) => url.pathname === "/auth/signin")
     await page.getByRole("heading", { name: "Sign in" }).waitFor()
 
-    // The passkey form comes first (its email field, its button), then the magic-link form (its
-    // email field, its button), then the credentials form.
+    // The passkey button comes first (it asks for no address, issue #12), then the "create a
+    // passkey" section (its email field, its button), then the magic-link form (its email field,
+    // its button), then the credentials form.
     const focused = () =>
       page.evaluate(() => {
         const element = document.activeElement as HTMLInputElement | HTMLButtonElement | null
         return { form: element?.form ? new URL(element.form.getAttribute("action") ?? "", location.href).pathname : null, tag: element?.tagName, text: element?.tagName === "BUTTON" ? element.textContent : null }
       })
     await page.keyboard.press("Tab")
-    expect(await focused()).toEqual({ form: "/auth/callback/passkey", tag: "INPUT", text: null })
-    await page.keyboard.press("Tab")
     expect(await focused()).toEqual({ form: "/auth/callback/passkey", tag: "BUTTON", text: "Sign in with Passkey" })
+    await page.keyboard.press("Tab")
+    expect(await focused()).toEqual({ form: "/auth/signin/nodemailer", tag: "INPUT", text: null })
+    await page.keyboard.press("Tab")
+    expect(await focused()).toEqual({ form: "/auth/signin/nodemailer", tag: "BUTTON", text: "Email me a link to create a passkey" })
     await page.keyboard.press("Tab")
     expect(await focused()).toEqual({ form: "/auth/signin/nodemailer", tag: "INPUT", text: null })
     await page.keyboard.press("Tab")
