@@ -303,6 +303,7 @@ export interface ResponseInternal<Body = unknown> {
 }
 
 export type AuthAction =
+  | "backchannel-logout"
   | "callback"
   | "csrf"
   | "diagnostics"

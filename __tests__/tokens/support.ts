@@ -56,3 +56,46 @@ export function tokenRoute(app: Express, config: AuthConfig, providerId = "idp")
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A user's browser at the IdP that keeps its cookies (so the IdP session lives on between visits). */
+export function idpBrowser(issuer: string) {
+  const jar = new Map<string, string>()
+  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
+  const remember = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";")
+      const separator = pair.indexOf("=")
+      const value = pair.slice(separator + 1)
+      if (value) jar.set(pair.slice(0, separator), value)
+      else jar.delete(pair.slice(0, separator))
+    }
+  }
+  async function go(url: URL, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(url, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string>), ...(jar.size ? { cookie: cookie() } : {}) } })
+    remember(response)
+    return response
+  }
+  return {
+    /** Follows redirects from `url` until one leaves the IdP (returns that URL) or a page is shown (returns the response). */
+    async follow(url: string, init: RequestInit = {}): Promise<URL | Response> {
+      let next = new URL(url)
+      let response = await go(next, init)
+      for (let hop = 0; hop < 10; hop++) {
+        const location = response.headers.get("location")
+        if (!location) return response
+        next = new URL(location, next)
+        if (next.origin !== issuer) return next
+        response = await go(next)
+      }
+      throw new Error("Too many redirects at the IdP")
+    },
+    /** Confirms the IdP's sign-out page (oidc-provider's end_session form); returns where the IdP sends the browser. */
+    async confirmLogout(page: Response): Promise<URL | Response> {
+      const html = await page.text()
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1]
+      if (!xsrf) throw new Error(`No sign-out form at the IdP: ${html.slice(0, 300)}`)
+      return this.follow(`${issuer}/session/end/confirm`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ xsrf, logout: "yes" }).toString() })
+    },
+    cookies: jar,
+  }
+}

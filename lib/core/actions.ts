@@ -2,6 +2,7 @@
 import type { AuthAction } from "../types.js"
 
 export const AUTH_ACTIONS: readonly AuthAction[] = [
+  "backchannel-logout",
   "callback",
   "csrf",
   "diagnostics",
@@ -20,7 +21,7 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
 const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
 /** Actions whose path may (or must) name a provider: `/signin/github`. */
 // `sessions/revoke` uses the same second segment (checked by the sessions actions).
-const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "sessions"])
+const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "sessions", "backchannel-logout"])
 
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)

@@ -8,6 +8,7 @@ import type { AuthAction, ResponseInternal } from "../types.js"
 import type { Provider } from "../providers/types.js"
 import { callback } from "../actions/callback/index.js"
 import { csrf } from "../actions/csrf.js"
+import { backchannelLogout } from "../actions/backchannel-logout.js"
 import { diagnostics } from "../actions/diagnostics.js"
 import { errorPage } from "../actions/error.js"
 import { providers } from "../actions/providers.js"
@@ -64,6 +65,8 @@ const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
   "webauthn-options": { GET: { handler: webauthnOptions, provider: "required", api: true } },
   notice: { GET: { handler: noticePage, head: true } },
   "passkey-setup": { GET: { handler: passkeySetupPage, provider: "optional", head: true } },
+  // From the provider's server, signed (federation/logout-token.ts): no CSRF token.
+  "backchannel-logout": { POST: { handler: backchannelLogout, provider: "required", api: true } },
   // `GET sessions` and `POST sessions/revoke` (the handlers check the second segment).
   sessions: {
     GET: { handler: listSessionsAction, api: true },

@@ -17,6 +17,7 @@ import { clientInfo, databaseSessionId, type ClientInfo } from "../../sessions/i
 import { announce } from "../../sessions/runtime.js"
 import { recordCookieSession, withSessionId } from "../../sessions/registry.js"
 import { refreshStoredAccountTokens, withSignInTokens } from "../../tokens/sign-in.js"
+import { recordProviderSession } from "../../federation/provider-sessions.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -74,11 +75,15 @@ async function endPreviousSession(ctx: RequestContext, userId: string): Promise<
 }
 
 /** The cookies of a new database session for the signed-in (stored) user. */
-async function startDatabaseSession(ctx: RequestContext, user: User): Promise<void> {
+async function startDatabaseSession(ctx: RequestContext, user: User, account?: Account): Promise<void> {
   const userId = user.id
   if (!userId) throw new SessionTokenError("A database session needs a stored user with an id")
   await endPreviousSession(ctx, userId)
-  ctx.outCookies.push(...(await createDatabaseSession(ctx.config, ctx.request.cookies, ctx.cookies, userId, clientOf(ctx))))
+  const cookies = await createDatabaseSession(ctx.config, ctx.request.cookies, ctx.cookies, userId, clientOf(ctx))
+  ctx.outCookies.push(...cookies)
+  // Back-channel logout finds this session by the provider's sid/sub (issue #17).
+  const sessionToken = cookies.find((cookie) => cookie.name === ctx.cookies.sessionToken.name)?.value
+  if (account && sessionToken) await recordProviderSession(ctx.config, account, databaseSessionId(sessionToken), userId, Date.now() + ctx.config.session.maxAge * 1000)
 }
 
 /** Where a sign-in ends: the newUser page for a first sign-in (when configured), else callbackUrl. */
@@ -99,7 +104,7 @@ export async function completeSignIn(ctx: RequestContext, result: SignInResult, 
   const { config } = ctx
   await refreshStoredAccountTokens(config, result.account, result.isNewUser)
   if (config.session.strategy === "database") {
-    await startDatabaseSession(ctx, result.user)
+    await startDatabaseSession(ctx, result.user, result.account)
   } else {
     await startCookieSession(ctx, result)
   }
@@ -129,6 +134,7 @@ async function startCookieSession(ctx: RequestContext, result: SignInResult): Pr
     const { cookies, expires } = await writeSessionCookies(config, jar, ctx.cookies, token)
     ctx.outCookies.push(...cookies)
     await recordCookieSession(config, token, expires * 1000, clientOf(ctx))
+    await recordProviderSession(config, result.account, token.sid as string | undefined, token.sub, expires * 1000)
   } else {
     ctx.outCookies.push(...clearChunked(ctx.cookies.sessionToken, jar))
   }
