@@ -74,6 +74,8 @@ export function themeStyle(theme: Theme, providers: readonly Provider[] = [], ke
     ".error{background:var(--error-bg);color:var(--error-text);border-radius:.5rem;padding:.75rem;margin:0 0 1rem}",
     "a{color:var(--brand)}",
     ".center{text-align:center}",
+    ".passkey-create{border-top:1px solid var(--border);padding-top:1rem;margin:1rem 0 0}",
+    ".passkey-create h2{font-size:1rem;margin:0 0 .5rem}",
     providerRules(providers),
   ].join("")
   const style: ThemeStyle = {
