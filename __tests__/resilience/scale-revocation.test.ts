@@ -57,7 +57,7 @@ async function untilSignedOut(origin: string, cookie: string): Promise<number> {
 async function sessionsOf(origin: string, jar: CookieJar): Promise<Array<{ id: string; current: boolean }>> {
   const response = await send(jar, `${origin}/auth/sessions`, { headers: { accept: "application/json" } })
   expect(response.status).toBe(200)
-  return ((await response.json()) as { sessions: Array<{ id: string; current: boolean }> }).sessions
+  return (await response.json()) as Array<{ id: string; current: boolean }>
 }
 
 describe.each(["database", "cookie"] as const)("two processes, %s sessions", (strategy) => {

@@ -15,7 +15,7 @@ describe("a store with only hit, reset and claim", () => {
     const app = makeApp(testConfig({ store }))
     const [laptop, phone] = [agentFor(app), agentFor(app)]
     for (const agent of [laptop, phone]) expect((await signInAs(agent, "alice")).status).toBe(302)
-    const sessions = (await laptop.get("/auth/sessions").set("Accept", "application/json").expect(200)).body.sessions as Array<{ id: string; current: boolean }>
+    const sessions = (await laptop.get("/auth/sessions").set("Accept", "application/json").expect(200)).body as Array<{ id: string; current: boolean }>
     expect(sessions).toHaveLength(2)
     const csrfToken = (await laptop.get("/auth/csrf").expect(200)).body.csrfToken as string
     await laptop.post("/auth/sessions/revoke").set("Accept", "application/json").type("form").send({ csrfToken, others: "1" }).expect(200)

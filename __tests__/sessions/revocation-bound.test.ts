@@ -43,7 +43,7 @@ async function signedInCookie(app: Express): Promise<{ agent: Agent; cookie: str
 
 async function revokeOwn(agent: Agent): Promise<void> {
   const csrfToken = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
-  const sessions = (await agent.get("/auth/sessions").set("Accept", "application/json").expect(200)).body.sessions as Array<{ id: string; current: boolean }>
+  const sessions = (await agent.get("/auth/sessions").set("Accept", "application/json").expect(200)).body as Array<{ id: string; current: boolean }>
   const id = sessions.find((entry) => entry.current)!.id
   const response = await agent.post("/auth/sessions/revoke").set("Accept", "application/json").type("form").send({ csrfToken, id })
   expect(response.status).toBe(200)

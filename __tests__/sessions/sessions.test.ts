@@ -47,7 +47,7 @@ const signedIn = async (agent: Agent) => (await agent.get("/api/me").set("Accept
 
 async function list(agent: Agent) {
   const response = await agent.get("/auth/sessions").set("Accept", JSON_ACCEPT).expect(200)
-  return response.body.sessions as Array<{ id: string; current: boolean; createdAt: string | null; lastSeenAt: string | null; expires: string; userAgent: string | null; ip: string | null }>
+  return response.body as Array<{ id: string; current: boolean; createdAt: string | null; lastSeenAt: string | null; expires: string; userAgent: string | null; ip: string | null }>
 }
 
 async function csrf(agent: Agent): Promise<string> {
@@ -214,6 +214,16 @@ describe.each(SETUP_NAMES)("sessions and devices: %s", (name) => {
       const tabletId = (await list(tablet)).find((entry) => entry.current)!.id
       const away = await expectStatus(revoke(alice, { id: tabletId, callbackUrl: "https://evil.example/x" }, "text/html"), 302)
       expect(away.headers.location).toBe("http://app.test/")
+      // Without callbackUrl: back to the page the form was on (Referer), same-origin rules too.
+      const watch = await device(app, "alice", "Watch/1.0")
+      const watchId = (await list(watch)).find((entry) => entry.current)!.id
+      const csrfToken = await csrf(alice)
+      const referred = await alice.post("/auth/sessions/revoke").set("Referer", "http://app.test/account/devices?tab=2").type("form").send({ csrfToken, id: watchId })
+      expect([referred.status, referred.headers.location]).toEqual([302, "http://app.test/account/devices?tab=2"])
+      const other = await device(app, "alice", "Other/1.0")
+      const otherId = (await list(other)).find((entry) => entry.current)!.id
+      const foreign = await alice.post("/auth/sessions/revoke").set("Referer", "https://evil.example/page").type("form").send({ csrfToken: await csrf(alice), id: otherId })
+      expect([foreign.status, foreign.headers.location]).toEqual([302, "http://app.test/"])
     })
   })
 })
