@@ -12,8 +12,9 @@ import { redirect } from "../core/response.js"
 import { customPageRedirect, pageResponse } from "../pages/page.js"
 import { clearChunked, presentNames } from "../session/chunks.js"
 import { openSessionToken } from "../session/cookie-strategy.js"
-import { deleteDatabaseSession } from "../session/database-strategy.js"
+import { deleteDatabaseSession, sessionTokenOf } from "../session/database-strategy.js"
 import { endSignedOutSession } from "../sessions/sign-out.js"
+import { federates, signOutAtProviders, type SignedOutSession } from "../federation/sign-out.js"
 
 export async function signoutPage(ctx: RequestContext): Promise<ResponseInternal> {
   const custom = customPageRedirect(ctx, "signOut")
@@ -27,18 +28,27 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
   const requested = bodyString(request, "callbackUrl") ?? bodyString(request, "redirectTo")
   const callbackUrl = await resolveCallbackUrl(ctx, requested)
   const option = ctx.cookies.sessionToken
+  let signedOut: SignedOutSession | undefined
   if (presentNames(request.cookies, option.name).length > 0) {
     if (config.session.strategy === "database") {
+      // Whose session it was, for the provider side (an adapter's deleteSession may return nothing).
+      const sessionToken = federates(config) ? sessionTokenOf(request.cookies, ctx.cookies) : undefined
+      const owner = sessionToken ? (await config.adapter?.getSessionAndUser?.(sessionToken))?.user.id : undefined
       const session = await deleteDatabaseSession(config, request.cookies, ctx.cookies)
       await fireEvent(config, "signOut", { session })
+      const userId = session?.userId ?? owner
+      if (userId) signedOut = { userId }
     } else {
       const token = await openSessionToken(config, request.cookies, ctx.cookies)
       // A copy of this cookie (stolen, or in another tab's jar) is dead too, on every process.
       if (token) await endSignedOutSession(config, token)
       await fireEvent(config, "signOut", { token })
+      if (token) signedOut = { token }
     }
     ctx.outCookies.push(...clearChunked(option, request.cookies))
   }
   rotateCsrfToken(ctx)
-  return redirect(callbackUrl)
+  // federatedSignOut / revokeTokensOnSignOut (issue #17): the provider's end-session URL, if any.
+  const atProvider = signedOut ? await signOutAtProviders(config, signedOut, new URL(callbackUrl, request.origin).href) : undefined
+  return redirect(atProvider ?? callbackUrl)
 }

@@ -118,6 +118,15 @@ export interface OAuthProviderConfig<P extends Record<string, unknown> = Profile
   style?: ProviderStyle
   /** Limits on every call to this provider: `{ maxResponseSize, connectTimeout, timeout }` (bytes, ms). */
   outbound?: OutboundOptions
+  /**
+   * Sign-out also ends the user's session at the provider (OpenID Connect RP-Initiated Logout):
+   * the browser goes to the provider's `end_session_endpoint` with `id_token_hint`, `client_id`
+   * and `post_logout_redirect_uri` (default: the sign-out's callback URL; register it at the
+   * provider), then back to the app. Only for `oidc` providers whose discovery document has one.
+   */
+  federatedSignOut?: boolean | { postLogoutRedirectUri?: string }
+  /** Sign-out revokes the stored refresh token, then the access token, at the provider's `revocation_endpoint` (RFC 7009); a failure is logged and the sign-out goes on. */
+  revokeTokensOnSignOut?: boolean
   [customFetch]?: typeof fetch
 }
 

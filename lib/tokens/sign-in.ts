@@ -22,8 +22,15 @@ export async function refreshStoredAccountTokens(config: ResolvedConfig, account
   await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, update)
 }
 
-/** The session token with this sign-in's provider tokens, when there is no adapter to keep them. */
+/** The claim naming the OAuth/OIDC provider a cookie session was signed in with (federated sign-out). */
+export const SIGN_IN_PROVIDER_CLAIM = "signInProvider"
+
+/**
+ * The session token with the provider it was signed in with and, when there is no adapter to
+ * keep them, this sign-in's provider tokens.
+ */
 export function withSignInTokens(config: ResolvedConfig, token: JWT, account: Account | undefined): JWT {
-  if (config.adapter || !isOAuth(account)) return token
-  return withTokensInCookie(token, account.provider, pickTokens(account))
+  if (!isOAuth(account)) return token
+  const named = { ...token, [SIGN_IN_PROVIDER_CLAIM]: account.provider }
+  return config.adapter ? named : withTokensInCookie(named, account.provider, pickTokens(account))
 }
