@@ -60,7 +60,8 @@ test("federatedSignOut: the browser goes to end_session with id_token_hint, clie
   const endSession = new URL(String(out.headers.location))
   expect(endSession.origin + endSession.pathname).toBe(`${made.idp.issuer}/session/end`)
   expect(endSession.searchParams.get("client_id")).toBe(CLIENT_ID)
-  expect(endSession.searchParams.get("post_logout_redirect_uri")).toBe(`${made.url}/goodbye`)
+  // The site's root (a fixed URL the provider has registered), whatever the sign-out's callbackUrl.
+  expect(endSession.searchParams.get("post_logout_redirect_uri")).toBe(`${made.url}/`)
   // The hint is an ID token the provider issued to this client for this user and provider session.
   const hint = decodeJwt(endSession.searchParams.get("id_token_hint") as string)
   expect({ iss: hint.iss, aud: hint.aud, sub: hint.sub, sid: hint.sid }).toEqual({ iss: made.idp.issuer, aud: CLIENT_ID, sub: signedInAs.sub, sid: signedInAs.sid })
@@ -70,8 +71,15 @@ test("federatedSignOut: the browser goes to end_session with id_token_hint, clie
   const page = await first.browser.follow(endSession.href)
   const back = await first.browser.confirmLogout(page as Response)
   expect(back).toBeInstanceOf(URL)
-  expect((back as URL).href).toBe(`${made.url}/goodbye`)
+  expect((back as URL).href).toBe(`${made.url}/`)
   expect((await signIn(made, first.agent, first.browser)).prompts).toContain("login")
+})
+
+test("federatedSignOut.postLogoutRedirectUri names the URL the provider sends the browser back to", async () => {
+  const made = await site({ federatedSignOut: { postLogoutRedirectUri: "http://127.0.0.1:1/goodbye" } })
+  const { agent } = await signIn(made)
+  const out = await signOut(agent)
+  expect(new URL(String(out.headers.location)).searchParams.get("post_logout_redirect_uri")).toBe("http://127.0.0.1:1/goodbye")
 })
 
 test("without federatedSignOut, sign-out stays on the app (the provider session lives on)", async () => {

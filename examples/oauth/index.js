@@ -41,10 +41,14 @@ if (useLocalIdp) {
     clientId,
     clientSecret,
     redirectUris: siteOrigins().map((origin) => `${origin}/auth/callback/local`),
+    postLogoutRedirectUris: siteOrigins().map((origin) => `${origin}/`),
   })
   // Any OpenID provider plugs in like this: the issuer (discovery), the client id and secret.
   // Checks: PKCE (the default) plus state and nonce.
-  providers.push(OIDC({ id: "local", name: "Local IdP (demo)", issuer: localIdp.issuer, clientId, clientSecret, checks: ["pkce", "state", "nonce"] }))
+  // FEDERATED_SIGNOUT=1: signing out of the app also signs out of the IdP (its end_session page,
+  // then back to the app's home page).
+  const federatedSignOut = process.env.FEDERATED_SIGNOUT === "1"
+  providers.push(OIDC({ id: "local", name: "Local IdP (demo)", issuer: localIdp.issuer, clientId, clientSecret, checks: ["pkce", "state", "nonce"], federatedSignOut }))
 }
 
 export const authConfig = {

@@ -30,6 +30,16 @@ ${error ? `<p role="alert">${escape(error)}</p>` : ""}
 </body></html>`
 }
 
+/** The IdP's "sign out?" page: oidc-provider's form (`op.logoutForm`, with its xsrf field) and two buttons. */
+function logoutPage(form) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Local IdP: sign out</title></head><body>
+<h1>Local IdP</h1><p>Sign out of the Local IdP too?</p>
+${form}
+<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button>
+</body></html>`
+}
+
 function samePassword(given) {
   const a = Buffer.from(String(given ?? ""))
   const b = Buffer.from(DEMO_PASSWORD)
@@ -40,7 +50,7 @@ function samePassword(given) {
  * Starts the IdP on 127.0.0.1:`port` (0: any free port) for a client with `clientId`,
  * `clientSecret` and `redirectUris`. Returns `{ issuer, close }`.
  */
-export async function startLocalIdp({ port = 0, clientId, clientSecret, redirectUris }) {
+export async function startLocalIdp({ port = 0, clientId, clientSecret, redirectUris, postLogoutRedirectUris = [] }) {
   const web = express()
   const server = await new Promise((listening, failed) => {
     const started = web.listen(port, "127.0.0.1", () => listening(started)).once("error", failed)
@@ -54,6 +64,8 @@ export async function startLocalIdp({ port = 0, clientId, clientSecret, redirect
         client_secret: clientSecret,
         client_name: "Gatehouse OAuth example",
         redirect_uris: redirectUris,
+        // Where the IdP may send the browser back after signing out there (federatedSignOut).
+        post_logout_redirect_uris: postLogoutRedirectUris,
         grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
@@ -65,7 +77,11 @@ export async function startLocalIdp({ port = 0, clientId, clientSecret, redirect
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
     pkce: { required: () => true }, // Gatehouse sends S256 PKCE by default
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // Sign-out started by the app (RP-Initiated Logout): its own small confirmation page.
+      rpInitiatedLogout: { enabled: true, logoutSource: (ctx, form) => void (ctx.body = logoutPage(form)) },
+    },
   })
 
   web.get("/interaction/:uid", async (req, res, next) => {

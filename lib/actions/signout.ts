@@ -49,6 +49,6 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
   }
   rotateCsrfToken(ctx)
   // federatedSignOut / revokeTokensOnSignOut (issue #17): the provider's end-session URL, if any.
-  const atProvider = signedOut ? await signOutAtProviders(config, signedOut, new URL(callbackUrl, request.origin).href) : undefined
+  const atProvider = signedOut ? await signOutAtProviders(config, signedOut, request.origin) : undefined
   return redirect(atProvider ?? callbackUrl)
 }

@@ -80,10 +80,11 @@ async function revoke(config: ResolvedConfig, { provider, tokens, account }: Fed
 }
 
 /**
- * Runs the provider side of a sign-out; returns where the browser should go instead of
- * `callbackUrl` (the provider's end-session URL), if anywhere.
+ * Runs the provider side of a sign-out; returns where the browser should go instead of the
+ * callback URL (the provider's end-session URL, which then sends it to `post_logout_redirect_uri`:
+ * `federatedSignOut.postLogoutRedirectUri`, default the site's root), if anywhere.
  */
-export async function signOutAtProviders(config: ResolvedConfig, session: SignedOutSession, callbackUrl: string): Promise<string | undefined> {
+export async function signOutAtProviders(config: ResolvedConfig, session: SignedOutSession, siteOrigin: string): Promise<string | undefined> {
   let destination: string | undefined
   for (const federated of await concerned(config, session)) {
     const { provider, tokens } = federated
@@ -101,7 +102,8 @@ export async function signOutAtProviders(config: ResolvedConfig, session: Signed
       continue
     }
     const option = typeof provider.federatedSignOut === "object" ? provider.federatedSignOut : {}
-    const params: Record<string, string> = { client_id: provider.clientId as string, post_logout_redirect_uri: option.postLogoutRedirectUri ?? callbackUrl }
+    // A fixed URL the provider can have registered (it must match exactly): the site's root by default.
+    const params: Record<string, string> = { client_id: provider.clientId as string, post_logout_redirect_uri: option.postLogoutRedirectUri ?? new URL("/", siteOrigin).href }
     if (tokens.id_token) params.id_token_hint = tokens.id_token
     destination = client.buildEndSessionUrl(configuration, params).href
   }

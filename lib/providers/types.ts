@@ -121,7 +121,7 @@ export interface OAuthProviderConfig<P extends Record<string, unknown> = Profile
   /**
    * Sign-out also ends the user's session at the provider (OpenID Connect RP-Initiated Logout):
    * the browser goes to the provider's `end_session_endpoint` with `id_token_hint`, `client_id`
-   * and `post_logout_redirect_uri` (default: the sign-out's callback URL; register it at the
+   * and `post_logout_redirect_uri` (default: the site's root URL, `<origin>/`; register it at the
    * provider), then back to the app. Only for `oidc` providers whose discovery document has one.
    */
   federatedSignOut?: boolean | { postLogoutRedirectUri?: string }
