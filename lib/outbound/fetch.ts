@@ -8,6 +8,9 @@
  *   loopback or link-local address unless the provider's configuration names that host;
  * - everything else (token requests, userinfo with a bearer token) follows no redirect at all:
  *   openid-client refuses the 3xx, and no code, secret or token is sent anywhere else.
+ *
+ * A provider's own `userinfo.request` gets the `"profile"` kind: the same limits, no cache and no
+ * redirects (its URLs may carry a user's token in the query).
  */
 import { lookup } from "node:dns/promises"
 import { isIP } from "node:net"
@@ -22,7 +25,7 @@ import { call } from "./transport.js"
 
 export const MAX_REDIRECTS = 5
 
-const built = new WeakMap<OAuthProviderConfig, typeof fetch>()
+const built = { metadata: new WeakMap<OAuthProviderConfig, typeof fetch>(), profile: new WeakMap<OAuthProviderConfig, typeof fetch>() }
 /** The metadata cache is kept per network path: Gatehouse's transport, or each fetch an app gave. */
 const paths = new WeakMap<typeof fetch, number>()
 let pathCount = 0
@@ -41,8 +44,8 @@ function refused(from: URL, to: URL, why: string): ProviderRedirectRefused {
   return new ProviderRedirectRefused(`A redirect from ${from.origin}${from.pathname} to ${to.origin} was not followed: ${why}`)
 }
 
-export function providerFetch(provider: OAuthProviderConfig, log: (message: string) => void = () => undefined): typeof fetch {
-  const existing = built.get(provider)
+export function providerFetch(provider: OAuthProviderConfig, log: (message: string) => void = () => undefined, kind: "metadata" | "profile" = "metadata"): typeof fetch {
+  const existing = built[kind].get(provider)
   if (existing) return existing
   const limits = outboundLimits(provider.outbound, `providers.${provider.id}.outbound`)
   const hosts = configuredHosts([provider.issuer, provider.wellKnown, provider.jwks_endpoint, ...[provider.authorization, provider.token, provider.userinfo].map(endpointUrl)])
@@ -86,9 +89,9 @@ export function providerFetch(provider: OAuthProviderConfig, log: (message: stri
   const outbound = (async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = new URL(input instanceof Request ? input.url : String(input))
     const method = (init.method ?? "GET").toUpperCase()
-    if (method !== "GET" || new Headers(init.headers).has("authorization")) return hop(url, init, false)
+    if (kind === "profile" || method !== "GET" || new Headers(init.headers).has("authorization")) return hop(url, init, false)
     return cachedGet(`${pathOf(base)} ${url.href}`, () => follow(url, init), log)
   }) as typeof fetch
-  built.set(provider, outbound)
+  built[kind].set(provider, outbound)
   return outbound
 }

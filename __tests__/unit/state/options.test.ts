@@ -17,6 +17,10 @@ const DEFAULTS = {
   // Issue #19: the verify-request page, the link's confirm page and the link/code POSTs.
   emailCallback: { ip: { limit: 60, window: 900 }, identifier: { limit: 10, window: 900 } },
   webauthn: { ip: { limit: 50, window: 900 } },
+  // Issue #13: the passkey options endpoint (registration and authentication).
+  webauthnOptions: { ip: { limit: 100, window: 900 } },
+  // Issue #16: second-factor codes, per address and per user.
+  twoFactor: { ip: { limit: 50, window: 900 }, identifier: { limit: 5, window: 900 } },
 }
 
 function invalid(option: unknown, path: string): void {
@@ -63,7 +67,7 @@ describe("on and off", () => {
 describe("rules", () => {
   it("a given rule replaces the default; false drops a rule or a whole method", () => {
     const resolved = resolveRateLimit(
-      { enabled: true, credentials: { ip: false, identifier: { limit: 3, window: 1.5 } }, email: false, emailCallback: false, webauthn: { ip: { limit: 7, window: 60 } } },
+      { enabled: true, credentials: { ip: false, identifier: { limit: 3, window: 1.5 } }, email: false, emailCallback: false, webauthn: { ip: { limit: 7, window: 60 } }, webauthnOptions: false, twoFactor: false },
       false,
     )
     expect(resolved).toEqual({ credentials: { identifier: { limit: 3, window: 1.5 } }, webauthn: { ip: { limit: 7, window: 60 } } })

@@ -59,7 +59,7 @@ function formPostUser(ctx: RequestContext): Record<string, unknown> | undefined 
 async function fetchProfile(config: client.Configuration, provider: OAuthProviderConfig, tokens: TokenSet, claims: Profile | undefined): Promise<Profile> {
   const userinfo = provider.userinfo
   if (userinfo && typeof userinfo === "object" && "request" in userinfo && typeof userinfo.request === "function") {
-    return (await userinfo.request({ tokens, provider, fetch: providerFetch(provider) })) as Profile
+    return (await userinfo.request({ tokens, provider, fetch: providerFetch(provider, undefined, "profile") })) as Profile
   }
   const accessToken = tokens.access_token
   const { url, params } = endpoint(userinfo, provider)
