@@ -1,5 +1,5 @@
 /** The parameters and results of the callbacks and events in the configuration (spec: Events). */
-import type { AdapterAuthenticator, AdapterSession, AdapterUser } from "./adapters.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "./adapters.js"
 import type { Account, AuthRequestLike, Awaitable, DefaultSession, JWT, Profile, Session, User } from "./types.js"
 
 export interface SignInCallbackParams {
@@ -60,6 +60,22 @@ export interface EventCallbacks {
   session?: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>
   /** Sessions were revoked (`revokeSession`, `revokeOtherSessions`, `revokeUserSessions`, or the HTTP action). */
   revokeSession?: (message: RevokeSessionMessage) => Awaitable<void>
+  /** An account was unlinked from the user (the account page, `unlinkAccount`). */
+  unlinkAccount?: (message: { user: AdapterUser; account: AdapterAccount }) => Awaitable<void>
+  /** The user deleted their account (the account page, `deleteAccount`); the user as it was. */
+  deleteUser?: (message: { user: AdapterUser }) => Awaitable<void>
+  /** The user turned two-factor sign-in on (a first code confirmed). */
+  twoFactorEnabled?: (message: { userId: string }) => Awaitable<void>
+  /** The user turned two-factor sign-in off (with a current code or a recovery code). */
+  twoFactorDisabled?: (message: { userId: string }) => Awaitable<void>
+  /** A second factor was tried: its method and outcome ("success", or the error type). */
+  twoFactorChallenge?: (message: TwoFactorChallengeMessage) => Awaitable<void>
+}
+
+export interface TwoFactorChallengeMessage {
+  userId: string
+  method: "totp" | "recovery"
+  outcome: "success" | "TwoFactorCodeInvalid" | "TwoFactorCodeReplayed" | "RecoveryCodeUsed" | "RateLimited"
 }
 
 export interface RevokeSessionMessage {

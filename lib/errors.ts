@@ -10,7 +10,9 @@
 export const ERROR_TYPES = [
   "AccessDenied",
   "AccountNotLinked",
+  "AccountPageUnavailable",
   "AdapterError",
+  "BreachedPassword",
   "CallbackRouteError",
   "Configuration",
   "CredentialsSignin",
@@ -20,6 +22,7 @@ export const ERROR_TYPES = [
   "EmailCodeInvalid",
   "EmailCodeLocked",
   "EmailCodeNotBound",
+  "EmailNotVerified",
   "EmailSignInError",
   "ErrorPageLoop",
   "EventError",
@@ -32,6 +35,7 @@ export const ERROR_TYPES = [
   "InvalidProvider",
   "InvalidRequest",
   "JWTSessionError",
+  "LastSignInMethod",
   "MethodNotAllowed",
   "MissingAdapter",
   "MissingAdapterMethods",
@@ -44,26 +48,36 @@ export const ERROR_TYPES = [
   "OAuthCreateAccount",
   "OAuthProfileParseError",
   "OAuthSignInError",
+  "PasswordLinkInvalid",
+  "PasswordTooLong",
   "PayloadTooLarge",
   "ProviderRedirectRefused",
   "ProviderResponseTooLarge",
   "ProviderTimeout",
   "ProviderTokenMissing",
   "RateLimited",
+  "RecentSignInRequired",
+  "RecoveryCodeUsed",
   "RefreshTokenError",
   "SessionNotFound",
   "SessionRequired",
   "SessionTokenError",
+  "SignInMethodNotFound",
   "SignOutError",
   "StoreUnavailable",
   "TokenRefreshFailed",
+  "TwoFactorCodeInvalid",
+  "TwoFactorCodeReplayed",
+  "TwoFactorExpired",
   "UnknownAction",
   "UnsupportedMediaType",
   "UnsupportedStrategy",
   "UntrustedHost",
   "UnverifiedAccountExists",
   "Verification",
+  "WeakPassword",
   "WebAuthnVerificationError",
+  "WrongCurrentPassword",
 ] as const
 
 export type ErrorType = (typeof ERROR_TYPES)[number]
@@ -138,6 +152,22 @@ export class AccessDenied extends AuthError {
 }
 export class AdapterError extends AuthError {
   static type = "AdapterError" as const
+}
+/** The account page or one of its actions, in a configuration without an adapter (no users to manage). */
+export class AccountPageUnavailable extends AuthError {
+  static type = "AccountPageUnavailable" as const
+}
+/** Removing the user's last way to sign in (they would be locked out). */
+export class LastSignInMethod extends AuthError {
+  static type = "LastSignInMethod" as const
+}
+/** An account or passkey id that is not one of the signed-in user's (nothing said about others'). */
+export class SignInMethodNotFound extends AuthError {
+  static type = "SignInMethodNotFound" as const
+}
+/** Deleting the account needs a recent sign-in (10 minutes): the person signs in again first. */
+export class RecentSignInRequired extends SignInError {
+  static type = "RecentSignInRequired" as const
 }
 /**
  * The shared state store (Redis) is unreachable for something that must hold across processes:
@@ -339,4 +369,45 @@ export class InvalidLogoutToken extends AuthError {
 
 export function isAuthError(value: unknown): value is AuthError {
   return value instanceof AuthError
+}
+
+/** Password accounts (`gatehouse/providers/password`): a new password shorter than the minimum, or one of the most common passwords. */
+export class WeakPassword extends AuthError {
+  static type = "WeakPassword" as const
+}
+/** Password accounts: a password longer than 256 characters (refused before hashing). */
+export class PasswordTooLong extends AuthError {
+  static type = "PasswordTooLong" as const
+}
+/** Password accounts: the breached-password check found the new password in a breach. */
+export class BreachedPassword extends AuthError {
+  static type = "BreachedPassword" as const
+}
+/** Password accounts: a verification or reset link that was used already, expired, or never existed. */
+export class PasswordLinkInvalid extends AuthError {
+  static type = "PasswordLinkInvalid" as const
+}
+/** Password accounts: changing the password, the current password given was not right. */
+export class WrongCurrentPassword extends AuthError {
+  static type = "WrongCurrentPassword" as const
+}
+/** Password accounts: the right password, but the address was never confirmed (`requireVerifiedEmail`). */
+export class EmailNotVerified extends SignInError {
+  static type = "EmailNotVerified" as const
+}
+/** Two-factor sign-in (issue #16): the code typed is not the current one (nor a recovery code of the user). */
+export class TwoFactorCodeInvalid extends SignInError {
+  static type = "TwoFactorCodeInvalid" as const
+}
+/** Two-factor sign-in: this code was accepted already in its 30-second window (a code works once). */
+export class TwoFactorCodeReplayed extends SignInError {
+  static type = "TwoFactorCodeReplayed" as const
+}
+/** Two-factor sign-in: the pending sign-in (10 minutes after the first factor) expired or is missing. */
+export class TwoFactorExpired extends SignInError {
+  static type = "TwoFactorExpired" as const
+}
+/** Two-factor sign-in: this recovery code was used before (each works once). */
+export class RecoveryCodeUsed extends SignInError {
+  static type = "RecoveryCodeUsed" as const
 }

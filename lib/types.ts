@@ -14,6 +14,7 @@ import type { StateStore } from "./state/types.js"
 import type { Provider, ProviderType } from "./providers/types.js"
 import type { raw, skipCSRFCheck } from "./core/symbols.js"
 import type { CallbacksOptions, EventCallbacks } from "./callbacks.js"
+import type { TwoFactorOptions } from "./two-factor/options.js"
 import type { LocaleMessages } from "./i18n/options.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
@@ -37,6 +38,10 @@ export interface DefaultSession {
   expires: string
   /** `"RefreshTokenError"` once a provider refused the refresh token (`getAccessToken`): send the user to sign in again. */
   error?: "RefreshTokenError"
+  /** How the user signed in (RFC 8176 values): `["pwd"]`, `["oauth"]`, `["pwd", "otp"]`... (issue #16). */
+  amr?: string[]
+  /** When the user last authenticated (a sign-in or a second factor), in epoch seconds. */
+  authTime?: number
 }
 
 /** Extend by declaration merging to type fields your `session` callback adds. */
@@ -140,6 +145,14 @@ export interface PagesOptions {
   error?: string
   verifyRequest?: string
   newUser?: string
+  /** Password accounts (`gatehouse/providers/password`): the sign-up, verify-email, forgot-password, reset-password and change-password pages. */
+  signUp?: string
+  verifyEmail?: string
+  forgotPassword?: string
+  resetPassword?: string
+  changePassword?: string
+  /** The account page (`GET <base>/account`): signed-in visitors are sent to this page instead. */
+  account?: string
 }
 
 export interface CookieOptions {
@@ -272,6 +285,11 @@ export interface AuthConfig {
    */
   accountLinking?: AccountLinkingOptions
   /**
+   * Two-factor sign-in (TOTP with recovery codes): `{ issuer, required? }`. Enrolled users pass a
+   * code after their first factor at `<basePath>/two-factor`. README, "Two-factor sign-in".
+   */
+  twoFactor?: TwoFactorOptions
+  /**
    * The developer page `GET <basePath>/diagnostics` (what Gatehouse inferred about URLs, proxy,
    * cookies and providers). Default: on unless NODE_ENV is `production`; `false` turns it off,
    * `true` also serves it in production (it answers 404 when off).
@@ -316,4 +334,10 @@ export type AuthAction =
   | "webauthn-options"
   | "notice"
   | "passkey-setup"
+  | "account"
   | "sessions"
+  | "signup"
+  | "verify-email"
+  | "forgot-password"
+  | "reset-password"
+  | "change-password"

@@ -13,13 +13,16 @@ import { AsyncLocalStorage } from "node:async_hooks"
 import { randomUUID } from "node:crypto"
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../../lib/adapters.js"
 import { DEVELOPMENT_ADAPTER, type TransactionalAdapter } from "../../lib/core/adapter.js"
+import { forgetTwoFactor, twoFactorMethods, type TwoFactorMaps } from "./two-factor.js"
 
-interface Store {
+interface Store extends TwoFactorMaps {
   users: Map<string, AdapterUser>
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
   tokens: Map<string, VerificationToken>
   authenticators: Map<string, AdapterAuthenticator>
+  /** Password accounts: userId -> password hash. */
+  passwords: Map<string, string>
 }
 
 /** The memory adapter, plus direct access to its store (for tests that check what was written). */
@@ -73,7 +76,7 @@ function rollBack(writes: Write[]): void {
 const transactionWrites = new AsyncLocalStorage<Write[]>()
 
 export function MemoryAdapter(): MemoryAdapterInstance {
-  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map() }
+  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
   const put = <V>(map: Map<string, V>, key: string, value: V) => {
     transactionWrites.getStore()?.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: value })
@@ -126,6 +129,10 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       for (const [key, account] of store.accounts) if (account.userId === id) remove(store.accounts, key)
       for (const [key, session] of store.sessions) if (session.userId === id) remove(store.sessions, key)
       for (const [key, authenticator] of store.authenticators) if (authenticator.userId === id) remove(store.authenticators, key)
+      // Sign-in links (and codes) still out for the user's address die with the user.
+      for (const [key, token] of store.tokens) if (token.identifier === user.email) remove(store.tokens, key)
+      forgetTwoFactor(store, remove, id)
+      remove(store.passwords, id)
       return copy(user)
     },
 
@@ -235,6 +242,16 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       const next = { ...current, counter: Math.max(current.counter, counter) }
       put(store.authenticators, credentialID, next)
       return copy(next)
+    },
+
+    ...twoFactorMethods(store, put, remove),
+
+    async getPasswordHash(userId) {
+      return store.passwords.get(userId) ?? null
+    },
+    async setPasswordHash(userId, hash) {
+      if (!store.users.has(userId)) throw new Error(`no user with id ${userId}`)
+      put(store.passwords, userId, hash)
     },
 
     /**

@@ -8,6 +8,8 @@ import type { TransactionalAdapter } from "../../lib/core/adapter.js"
 import type { Handles } from "./collections.js"
 import { fromRecord, fromUser, isObjectIdHex, key, to, toObjectId } from "./convert.js"
 import { compensating, inTransaction } from "./transactions.js"
+import { twoFactorMethods } from "./two-factor.js"
+import { passwordMethods } from "./passwords.js"
 
 export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction">> {
   transaction<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
@@ -94,12 +96,17 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     },
     async deleteUser(id) {
       const _id = toObjectId(id)
-      const { users, accounts, sessions, authenticators } = await handles()
+      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens } = await handles()
       // One after the other: operations of a transaction must not run in parallel. The user goes
       // last, so if a step fails, deleteUser can simply be called again.
       return atomically(async (options) => {
         for (const collection of [accounts, sessions, authenticators]) await collection.deleteMany({ userId: _id }, options)
+        await recoveryCodes.deleteMany({ userId: id }, options)
+        await twoFactor.deleteOne({ _id: id as never }, options)
+        await passwords.deleteOne({ _id: id as never }, options)
         const deleted = await users.findOneAndDelete({ _id }, options)
+        // Sign-in links (and codes) still out for the user's address die with the user.
+        if (typeof deleted?.email === "string") await verificationTokens.deleteMany({ identifier: deleted.email }, options)
         return deleted ? fromUser(deleted) : null
       })
     },
@@ -219,6 +226,9 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
       if (!updated) throw new Error(`updateAuthenticatorCounter: no authenticator ${credentialID}`)
       return fromRecord<AdapterAuthenticator>(updated)
     },
+
+    ...twoFactorMethods(handles, opts, atomically),
+    ...passwordMethods(handles, opts),
 
     async transaction(work) {
       if (session) return work(adapter)

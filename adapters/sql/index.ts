@@ -27,6 +27,8 @@ import {
 } from "./rows.js"
 import { dropSchema, migrateToLatest } from "./schema.js"
 import { tableNames, type TableOptions } from "./tables.js"
+import { twoFactorMethods } from "./two-factor.js"
+import { passwordMethods } from "./passwords.js"
 
 export type SqlAdapterOptions = TableOptions
 
@@ -103,11 +105,14 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
     async deleteUser(id) {
       return atomically(async (trx) => {
         const row = await trx.selectFrom(t.users).selectAll().where("id", "=", id).executeTakeFirst()
-        for (const table of [t.accounts, t.sessions, t.authenticators]) {
+        for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords]) {
           await trx.deleteFrom(table).where("user_id", "=", id).execute()
         }
+        const user = row ? toUser(row, codec) : null
+        // Sign-in links (and codes) still out for the user's address die with the user.
+        if (user?.email) await trx.deleteFrom(t.verificationTokens).where("identifier", "=", user.email).execute()
         await trx.deleteFrom(t.users).where("id", "=", id).execute()
-        return row ? toUser(row, codec) : null
+        return user
       })
     },
 
@@ -225,6 +230,9 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
       if (!row) throw new Error(`updateAuthenticatorCounter: no authenticator ${credentialID}`)
       return toAuthenticator(row)
     },
+
+    ...twoFactorMethods(db, t, codec, atomically),
+    ...passwordMethods(db, t, codec, atomically),
 
     async transaction(work) {
       if (inTransaction) return work(adapter)

@@ -22,6 +22,20 @@ export function linkingChecks({ adapter, db, check }: ContractContext): void {
     expect(await adapter().listAccountsByUserId((await adapter().createUser(newUser())).id)).toEqual([])
   })
 
+  check("deleteUser also removes the sign-in tokens still out for the user's address, and only those", async () => {
+    const user = await adapter().createUser(newUser())
+    const other = await adapter().createUser(newUser())
+    const expires = new Date(Date.now() + 60_000)
+    await adapter().createVerificationToken({ identifier: user.email, token: `t-${randomUUID()}`, expires })
+    const kept = { identifier: other.email, token: `t-${randomUUID()}`, expires }
+    await adapter().createVerificationToken(kept)
+    const mine = { identifier: user.email, token: `t-${randomUUID()}`, expires }
+    await adapter().createVerificationToken(mine)
+    await adapter().deleteUser(user.id)
+    expect(await adapter().useVerificationToken({ identifier: mine.identifier, token: mine.token })).toBeNull()
+    expect(await adapter().useVerificationToken({ identifier: kept.identifier, token: kept.token })).toMatchObject({ identifier: other.email })
+  })
+
   check("deleteAuthenticator removes that passkey only, returns it, and null when there was none", async () => {
     const user = await adapter().createUser(newUser())
     const passkey = (id: string): AdapterAuthenticator => ({

@@ -9,6 +9,7 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
   "error",
   "notice",
   "passkey-setup",
+  "account",
   "providers",
   "session",
   "sessions",
@@ -16,12 +17,18 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
   "signout",
   "verify-request",
   "webauthn-options",
+  // Password accounts (gatehouse/providers/password).
+  "signup",
+  "verify-email",
+  "forgot-password",
+  "reset-password",
+  "change-password",
 ]
 
 const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
 /** Actions whose path may (or must) name a provider: `/signin/github`. */
 // `sessions/revoke` uses the same second segment (checked by the sessions actions).
-const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "sessions", "backchannel-logout"])
+const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "account", "sessions", "backchannel-logout"])
 
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)

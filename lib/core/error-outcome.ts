@@ -31,6 +31,8 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   OAuthCreateAccount: { page: "signIn", status: 500 },
   AccountNotLinked: { page: "signIn", value: "OAuthAccountNotLinked", status: 400 },
   UnverifiedAccountExists: { page: "signIn", status: 409 },
+  // Password accounts: the right password for an address never confirmed.
+  EmailNotVerified: { page: "signIn", status: 403 },
   EmailSignInError: { page: "signIn", value: "EmailSignin", status: 400 },
   // A wrong code is typed again on the page it came from; the others need a new email.
   EmailCodeInvalid: { page: "verifyRequest", status: 400 },
@@ -44,6 +46,9 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   AdapterError: { page: "error", status: 503 },
   // The shared store is down and a single use cannot be checked across processes (passkeys).
   StoreUnavailable: { page: "error", status: 503 },
+  // The account page (issue #15): no adapter, no users to manage; a stale sign-in for deletion.
+  AccountPageUnavailable: { page: "error", status: 501 },
+  RecentSignInRequired: { page: "signIn", status: 403 },
   // A provider too slow, too long-winded or redirecting inwards (lib/outbound/): the sign-in ends here.
   ProviderTimeout: { page: "error", status: 504 },
   ProviderResponseTooLarge: { page: "error", status: 502 },
@@ -65,6 +70,14 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   InvalidProvider: 404,
   SessionRequired: 401,
   SessionNotFound: 404,
+  // Password accounts: the pages show these in place; API clients get them as JSON.
+  WeakPassword: 400,
+  PasswordTooLong: 400,
+  BreachedPassword: 400,
+  PasswordLinkInvalid: 400,
+  WrongCurrentPassword: 400,
+  LastSignInMethod: 409,
+  SignInMethodNotFound: 404,
   // A back-channel logout token that fails validation (issue #17): 400, as the specification says.
   InvalidLogoutToken: 400,
   // Listing or revoking database sessions with an adapter that cannot (issue #14); start-up checks cover the rest.

@@ -26,13 +26,15 @@ export const SIGNIN_ERROR_TYPES = Object.freeze([
   "WebAuthnVerificationError",
   "RateLimited",
   "UnverifiedAccountExists",
+  "EmailNotVerified",
+  "RecentSignInRequired",
   "EmailCodeExpired",
   "EmailCodeLocked",
   "EmailCodeNotBound",
 ] as const)
 
 /** Values the error page explains, with their status; anything else gets the default page (200). */
-export const ERROR_PAGE_STATUS: Readonly<Record<string, number>> = Object.freeze({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503, StoreUnavailable: 503, ProviderRedirectRefused: 502, ProviderResponseTooLarge: 502, ProviderTimeout: 504 })
+export const ERROR_PAGE_STATUS: Readonly<Record<string, number>> = Object.freeze({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503, StoreUnavailable: 503, AccountPageUnavailable: 501, ProviderRedirectRefused: 502, ProviderResponseTooLarge: 502, ProviderTimeout: 504 })
 
 /** `table[key]` only for the table's own entries: `constructor` or `__proto__` select nothing. */
 export function own<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
@@ -80,5 +82,12 @@ const PROTOCOL_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   InvalidProvider: "There is no such sign-in provider.",
   SessionRequired: "Sign in to use this resource.",
   SessionNotFound: "There is no such session among yours.",
+  LastSignInMethod: "This is your only way to sign in, so it cannot be removed. Add another one first.",
+  SignInMethodNotFound: "That sign-in method is not part of your account.",
   EmailCodeInvalid: en["verify.error.EmailCodeInvalid"],
+  WeakPassword: "That password is too short or too common.",
+  PasswordTooLong: en["password.error.PasswordTooLong"],
+  BreachedPassword: en["password.error.BreachedPassword"],
+  PasswordLinkInvalid: en["password.error.PasswordLinkInvalid"],
+  WrongCurrentPassword: en["password.error.WrongCurrentPassword"],
 })

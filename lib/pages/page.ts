@@ -42,6 +42,12 @@ const TITLES: Readonly<Record<string, keyof Messages>> = Object.freeze({
   "email-confirm": "confirm.heading",
   notice: "notice.AccountReclaimed.heading",
   "passkey-setup": "passkey.setup.heading",
+  account: "account.heading",
+  "password-signup": "password.signup.heading",
+  "password-verify": "password.verify.heading",
+  "password-forgot": "password.forgot.heading",
+  "password-reset": "password.reset.heading",
+  "password-change": "password.change.heading",
 })
 
 const isLocalized = (name: PageTemplate) => name === "error" || Object.prototype.hasOwnProperty.call(TITLES, name)

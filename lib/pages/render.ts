@@ -8,7 +8,20 @@ import { fileURLToPath } from "node:url"
 import ejs from "ejs"
 import { pageTexts, type PageTexts } from "./texts.js"
 
-export type PageTemplate = "signin" | "signout" | "error" | "verify-request" | "email-confirm" | "notice" | "passkey-setup"
+export type PageTemplate =
+  | "account"
+  | "signin"
+  | "signout"
+  | "error"
+  | "verify-request"
+  | "email-confirm"
+  | "notice"
+  | "passkey-setup"
+  | "password-signup"
+  | "password-verify"
+  | "password-forgot"
+  | "password-reset"
+  | "password-change"
 export type TemplateName = "layout" | PageTemplate | "email-html" | "email-text"
 
 /** `views/` sits at the package root: two levels up from the sources, three from `dist/`. */

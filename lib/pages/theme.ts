@@ -76,6 +76,11 @@ export function themeStyle(theme: Theme, providers: readonly Provider[] = [], ke
     ".center{text-align:center}",
     ".passkey-create{border-top:1px solid var(--border);padding-top:1rem;margin:1rem 0 0}",
     ".passkey-create h2{font-size:1rem;margin:0 0 .5rem}",
+    ".account-section{border-top:1px solid var(--border);padding-top:1rem;margin:1rem 0 0}",
+    ".account-section h2{font-size:1rem;margin:0 0 .5rem}",
+    ".check{display:flex;gap:.5rem;align-items:flex-start}.check input{width:auto;margin:.2rem 0 0}.check label{font-weight:400}",
+    "button.danger{background:var(--error-bg);color:var(--error-text);border:1px solid var(--error-text)}",
+    "a.button.secondary{background:transparent;color:var(--text);border:1px solid var(--border)}",
     providerRules(providers),
   ].join("")
   const style: ThemeStyle = {

@@ -49,7 +49,9 @@ describe("the tables", () => {
         // Issue #19: the refusals of a one-time email code that need a new email.
         "EmailCodeExpired", "EmailCodeLocked", "EmailCodeNotBound",
         // Issue #12: a proving sign-in refused because an unproven account holds the address.
-        "UnverifiedAccountExists"].sort(),
+        "UnverifiedAccountExists",
+        // Issue #15: deleting the account after a stale sign-in.
+        "RecentSignInRequired"].sort(),
     )
   })
 
@@ -57,6 +59,8 @@ describe("the tables", () => {
     expect(Object.fromEntries(Object.entries(ERROR_PAGES).map(([key, value]) => [key, value.status]))).toEqual({
       Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503, StoreUnavailable: 503,
       ProviderRedirectRefused: 502, ProviderResponseTooLarge: 502, ProviderTimeout: 504,
+      // Issue #15: the account page without an adapter.
+      AccountPageUnavailable: 501,
     })
     expect(DEFAULT_ERROR_PAGE.status).toBe(200)
   })

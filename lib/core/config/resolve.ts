@@ -3,6 +3,7 @@
  * applied, providers normalised and cookie sets built, then frozen. Once per configuration object
  * (a WeakMap keyed by it); the user's object is never written to.
  */
+import { resolveTwoFactor, type ResolvedTwoFactor } from "../../two-factor/options.js"
 import { MissingAdapter, MissingSecretError, UntrustedHost } from "../../errors.js"
 import { assertAdapterMethods, DEVELOPMENT_ADAPTER, requiredMethods, wrapAdapter, type TransactionalAdapter } from "../adapter.js"
 import type { CallbacksOptions, EventCallbacks, JWTDecodeParams, JWTEncodeParams, JWT, PagesOptions, Theme, Awaitable } from "../../types.js"
@@ -100,6 +101,8 @@ export interface ResolvedConfig {
   readonly rateLimit?: ResolvedRateLimit
   /** What a proven address does to a stored user whose address nobody proved (issue #12). */
   readonly accountLinking: ResolvedAccountLinking
+  /** Two-factor sign-in (issue #16); undefined when off. */
+  readonly twoFactor?: ResolvedTwoFactor
   /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
   readonly store: StateStore
   readonly production: boolean
@@ -112,7 +115,7 @@ export interface ResolvedConfig {
 }
 
 const CALLBACK_NAMES = ["signIn", "redirect", "session", "jwt", "authorized"] as const
-const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession"] as const
+const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession", "unlinkAccount", "deleteUser"] as const
 
 /** A random secret for a development process that has none: sessions end when it restarts. */
 let developmentSecret: string | undefined
@@ -262,6 +265,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     passkeys: providers.list.some((provider) => provider.type === "webauthn"),
     rateLimit: resolveRateLimit(config.rateLimit, settings.production),
     accountLinking: resolveAccountLinking(config.accountLinking),
+    twoFactor: resolveTwoFactor(config.twoFactor, config.adapter),
     store: guardedStore(assertStore(config.store) ?? new MemoryStore(), logger),
     production: settings.production,
     diagnostics: config.diagnostics ?? !settings.production,

@@ -38,7 +38,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export const CONFIG_OPTIONS = Object.freeze([
   "providers", "adapter", "basePath", "secret", "session", "jwt", "callbacks", "events", "pages", "theme",
   "locale", "messages", "cookies", "useSecureCookies", "trustHost", "skipCSRFCheck", "redirectProxyUrl",
-  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking",
+  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "twoFactor",
 ] as const satisfies readonly (keyof AuthConfig)[])
 export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal"] as const satisfies readonly (keyof SessionOptions)[])
 export const JWT_OPTIONS = Object.freeze(["encode", "decode", "maxAge"] as const satisfies readonly (keyof JWTOptions)[])
@@ -173,7 +173,7 @@ function isSafeUrlOrPath(value: string): boolean {
 export function assertPages(pages: unknown): PagesOptions {
   if (pages === undefined) return {}
   if (!isPlainObject(pages)) invalid("pages", "must be an object", pages)
-  const known = ["signIn", "signOut", "error", "verifyRequest", "newUser"]
+  const known = ["signIn", "signOut", "error", "verifyRequest", "newUser", "signUp", "verifyEmail", "forgotPassword", "resetPassword", "changePassword", "account"]
   for (const [name, value] of Object.entries(pages)) {
     if (!known.includes(name)) invalid(`pages.${name}`, `is not a page (known: ${known.join(", ")})`, name)
     if (value !== undefined && (typeof value !== "string" || !isSafeUrlOrPath(value))) {

@@ -1,0 +1,42 @@
+/**
+ * `GET account`: the built-in account page (issue #15), or the app's own (`pages.account`).
+ * Signed out: the sign-in page, coming back here. Sections appear only where the configuration
+ * makes them meaningful: sign-in methods for the configured OAuth/OIDC providers, passkeys with a
+ * passkey provider, devices where sessions can be listed. Every change is a POST form with the
+ * CSRF token (`POST account/<action>`, `POST sessions/revoke`); nothing here changes on a GET.
+ */
+import type { ResponseInternal } from "../../types.js"
+import { UnknownAction } from "../../errors.js"
+import type { RequestContext } from "../../core/context.js"
+import { ensureCsrfToken } from "../../core/csrf.js"
+import { queryParam } from "../../core/request.js"
+import { pageUrl } from "../../core/pages-url.js"
+import { redirect } from "../../core/response.js"
+import { accountAdapter, holderOf } from "../../account/user.js"
+import { accountModel } from "../../pages/account.js"
+import { pageLocale, pageResponse } from "../../pages/page.js"
+import { readSession } from "../../session/read.js"
+import { clientInfo } from "../../sessions/ids.js"
+
+export async function accountPage(ctx: RequestContext): Promise<ResponseInternal> {
+  if (ctx.request.providerId !== undefined) throw new UnknownAction(`No page at account/${ctx.request.providerId}`)
+  const custom = ctx.config.pages.account
+  if (custom) return redirect(new URL(custom, ctx.request.origin).href)
+  accountAdapter(ctx.config)
+  const client = () => clientInfo(ctx.request.header("user-agent"), ctx.request.clientAddress)
+  const read = await readSession(ctx.config, ctx.request.cookies, ctx.cookies, undefined, client)
+  ctx.outCookies.push(...read.cookies)
+  if (!read.session || !read.identity) {
+    return redirect(pageUrl(ctx, "signIn", new URLSearchParams({ callbackUrl: `${ctx.baseUrl}/account` })))
+  }
+  const holder = await holderOf(ctx.config, read.identity)
+  const chosen = pageLocale(ctx)
+  const model = await accountModel(ctx, holder, {
+    csrfToken: ensureCsrfToken(ctx),
+    t: chosen.locale.messages,
+    tag: chosen.locale.tag,
+    error: queryParam(ctx.request, "error"),
+    saved: queryParam(ctx.request, "saved") !== undefined,
+  })
+  return pageResponse(ctx, "account", chosen.locale.messages["account.heading"], model, 200, chosen)
+}

@@ -1,0 +1,65 @@
+/**
+ * `POST account/<action>` (CSRF-protected), for the account page's forms and for apps that draw
+ * their own: `name` (`name=`), `unlink` (`provider=`), `passkey-remove` (`credentialID=`),
+ * `delete` (`confirm=yes`, and a recent sign-in). Forms go back to the account page (`?saved=` or
+ * `?error=<type>` for a refusal the page explains); API calls (Accept: application/json) get
+ * JSON, or the error's status. Deleting signs the browser out and goes to `callbackUrl`.
+ */
+import type { ResponseInternal } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { resolveCallbackUrl } from "../../core/callback-url.js"
+import { bodyString } from "../../core/request.js"
+import { json, redirect } from "../../core/response.js"
+import { AuthError, InvalidRequest, UnknownAction } from "../../errors.js"
+import { deleteUserAccount } from "../../account/delete.js"
+import { changeName } from "../../account/profile.js"
+import { removePasskey, unlinkProvider } from "../../account/remove.js"
+import { holderOf, type AccountHolder } from "../../account/user.js"
+import { clearChunked } from "../../session/chunks.js"
+import { signedInIdentity } from "../sessions/identity.js"
+
+/** Refusals the account page explains in place (anything else takes its usual outcome). */
+const EXPLAINED = new Set(["LastSignInMethod", "SignInMethodNotFound", "InvalidRequest"])
+
+async function deleteAction(ctx: RequestContext, holder: AccountHolder): Promise<ResponseInternal> {
+  if (bodyString(ctx.request, "confirm") !== "yes") throw new InvalidRequest("Deleting the account needs confirm=yes")
+  const goTo = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl"))
+  await deleteUserAccount(ctx.config, holder)
+  ctx.outCookies.push(...clearChunked(ctx.cookies.sessionToken, ctx.request.cookies))
+  return ctx.wantsJson ? json({ deleted: true }) : redirect(goTo)
+}
+
+async function perform(ctx: RequestContext, holder: AccountHolder, action: string | undefined): Promise<ResponseInternal | undefined> {
+  const body = ctx.request.body ?? {}
+  switch (action) {
+    case "name":
+      return void (await changeName(ctx.config, holder, body.name))
+    case "unlink":
+      return void (await unlinkProvider(ctx.config, holder, body.provider))
+    case "passkey-remove":
+      return void (await removePasskey(ctx.config, holder, body.credentialID))
+    case "delete":
+      return deleteAction(ctx, holder)
+    default:
+      throw new UnknownAction(`No action at account/${action ?? ""}`)
+  }
+}
+
+export async function accountAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const action = ctx.request.providerId
+  const back = `${ctx.baseUrl}/account`
+  // Deleting with a stale sign-in: the sign-in page, then back to the account page.
+  if (action === "delete") ctx.callbackUrl = back
+  try {
+    const holder = await holderOf(ctx.config, await signedInIdentity(ctx))
+    const answered = await perform(ctx, holder, action)
+    if (answered) return answered
+  } catch (error) {
+    if (!ctx.wantsJson && !ctx.request.serverAction && error instanceof AuthError && EXPLAINED.has(error.type) && action !== "delete") {
+      ctx.config.logger.error(error)
+      return redirect(`${back}?${new URLSearchParams({ error: error.type })}`)
+    }
+    throw error
+  }
+  return ctx.wantsJson ? json({ ok: true }) : redirect(`${back}?${new URLSearchParams({ saved: action ?? "" })}`)
+}

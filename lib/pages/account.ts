@@ -1,0 +1,66 @@
+/** The account page's view model (issue #15): plain data for views/account.ejs. */
+import type { RequestContext } from "../core/context.js"
+import type { Messages } from "../i18n/en.js"
+import type { AccountHolder } from "../account/user.js"
+import { signInMethods } from "../account/methods.js"
+import { listUserSessions } from "../sessions/list.js"
+
+export interface AccountModel {
+  csrfToken: string
+  base: string
+  back: string
+  error?: string
+  saved: boolean
+  user: { name: string; email: string }
+  providers: Array<{ id: string; name: string; linked: boolean }>
+  passkeys?: { items: Array<{ id: string; label: string }>; addUrl: string }
+  devices?: Array<{ id: string; current: boolean; label: string; ip: string | null; since: string | null }>
+}
+
+/** "Firefox on Linux" from a user agent: the browser and the system, or null. */
+export function deviceLabel(userAgent: string | null): string | null {
+  if (!userAgent) return null
+  const browser = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]].find(([mark]) => userAgent.includes(mark as string))?.[1]
+  const system = [["Android", "Android"], ["iPhone", "iOS"], ["iPad", "iPadOS"], ["Windows", "Windows"], ["Mac OS X", "macOS"], ["Linux", "Linux"]].find(([mark]) => userAgent.includes(mark as string))?.[1]
+  if (browser && system) return `${browser} · ${system}`
+  return browser ?? system ?? userAgent.slice(0, 60)
+}
+
+export async function accountModel(
+  ctx: RequestContext,
+  holder: AccountHolder,
+  input: { csrfToken: string; t: Messages; tag: string; error?: string; saved: boolean },
+): Promise<AccountModel> {
+  const { config } = ctx
+  const base = ctx.baseUrl
+  const back = `${base}/account`
+  const methods = await signInMethods(config, holder.user.id)
+  const providers = config.providers.list
+    .filter((provider) => provider.type === "oauth" || provider.type === "oidc")
+    .map((provider) => ({ id: provider.id, name: provider.name, linked: methods.accounts.some((account) => account.provider === provider.id) }))
+  const hasPasskeys = config.providers.list.some((provider) => provider.type === "webauthn")
+  const when = new Intl.DateTimeFormat(input.tag, { dateStyle: "medium", timeStyle: "short" })
+  const sessions = await listUserSessions(config, holder.identity).catch(() => undefined)
+  return {
+    csrfToken: input.csrfToken,
+    base,
+    back,
+    error: input.error,
+    saved: input.saved,
+    user: { name: holder.user.name ?? "", email: holder.user.email },
+    providers,
+    passkeys: hasPasskeys
+      ? {
+          items: methods.passkeys.map((passkey) => ({ id: passkey.credentialID, label: passkey.credentialID.slice(-8) })),
+          addUrl: `${base}/passkey-setup?${new URLSearchParams({ callbackUrl: back })}`,
+        }
+      : undefined,
+    devices: sessions?.map((session) => ({
+      id: session.id,
+      current: session.current,
+      label: deviceLabel(session.userAgent) ?? input.t["account.devices.unknown"],
+      ip: session.ip,
+      since: session.createdAt ? when.format(new Date(session.createdAt)) : null,
+    })),
+  }
+}
