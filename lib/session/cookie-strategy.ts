@@ -133,15 +133,17 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
   const changed = before !== undefined && JSON.stringify(token) !== before
   const cookies: Cookie[] = []
   let expires = typeof opened.payload.exp === "number" ? opened.payload.exp : nextExpiry(config.session, now)
-  if (update || changed || opened.secretIndex > 0 || refreshDue(config.session, opened.payload.iat, now)) {
+  const due = refreshDue(config.session, opened.payload.iat, now)
+  if (update || changed || opened.secretIndex > 0 || due) {
     // A cookie made before session ids gets one now (and is recorded, so it can be listed).
     const upgraded = typeof token.sid !== "string"
     if (upgraded) token = withSessionId(token)
     const written = await writeSessionCookies(config, jar, set, token, now)
     cookies.push(...written.cookies)
     expires = written.expires
+    // The record's last-seen time moves at most once per updateAge (not on every callback change).
     if (upgraded) await recordCookieSession(config, token, expires * 1000, client())
-    else await touchCookieSession(config, token, expires * 1000, client)
+    else if (due) await touchCookieSession(config, token, expires * 1000, client)
   }
   if (config.session.absoluteExpires) expires = Math.min(expires, nextExpiry(config.session, now))
 
