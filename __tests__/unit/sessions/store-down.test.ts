@@ -1,0 +1,59 @@
+/**
+ * The revocation records while the shared store fails (README "Sessions and devices"): this
+ * process's memory stands in, as for rate limits. A revocation made during the outage holds on the
+ * process that made it; reads do not fail (no 500, no 503): a session not revoked here stays
+ * signed in. Once the store answers again, it is used again.
+ */
+import { describe, expect, it } from "@jest/globals"
+import { guardedStore } from "../../../lib/state/guarded.js"
+import { MemoryStore } from "../../../lib/state/memory.js"
+import type { SessionStateStore, StateStore } from "../../../lib/state/types.js"
+import type { LoggerInstance } from "../../../lib/types.js"
+
+function failingStore() {
+  const inner = new MemoryStore()
+  const state = { down: false }
+  const run = <T>(work: () => Promise<T>): Promise<T> => (state.down ? Promise.reject(new Error("ECONNREFUSED 127.0.0.1:6390")) : work())
+  const store: StateStore & SessionStateStore = {
+    hit: (key, window) => run(() => inner.hit(key, window)),
+    reset: (key) => run(() => inner.reset(key)),
+    claim: (key, ttl) => run(() => inner.claim(key, ttl)),
+    putSession: (userId, record) => run(() => inner.putSession(userId, record)),
+    listSessions: (userId) => run(() => inner.listSessions(userId)),
+    removeSessions: (userId, sids) => run(() => inner.removeSessions(userId, sids)),
+    revokeSid: (sid, ttl) => run(() => inner.revokeSid(sid, ttl)),
+    revokeUser: (userId, notBefore, ttl) => run(() => inner.revokeUser(userId, notBefore, ttl)),
+    revocation: (sid, userId) => run(() => inner.revocation(sid, userId)),
+    publish: (message) => run(() => inner.publish(message)),
+    subscribe: (listener) => run(() => inner.subscribe(listener)),
+  }
+  return { store, inner, state }
+}
+
+describe("revocation records while the shared store is down", () => {
+  it("memory stands in: no failure, local revocations hold, the shared store's own records are used again once it answers", async () => {
+    const errors: Error[] = []
+    const logger: LoggerInstance = { error: (error) => void errors.push(error), warn: () => {}, debug: () => {} }
+    const { store, inner, state } = failingStore()
+    const guarded = guardedStore(store, logger)
+    await guarded.revokeSid!("before", 60)
+    expect(await inner.revocation("before", undefined)).toEqual({ revoked: true, notBefore: 0 })
+
+    state.down = true
+    await expect(guarded.revokeSid!("during", 60)).resolves.toBeUndefined()
+    // Answered from this process's memory: what was revoked here during the outage holds.
+    expect(await guarded.revocation!("during", undefined)).toEqual({ revoked: true, notBefore: 0 })
+    expect(await guarded.listSessions!("u1")).toEqual([])
+    expect(errors).toHaveLength(1)
+    expect(errors[0]!.name).toBe("AdapterError")
+
+    state.down = false
+    // The probe puts the shared store back after its retry delay; until then memory answers.
+    let back = false
+    for (let attempt = 0; attempt < 60 && !back; attempt++) {
+      await new Promise((resume) => setTimeout(resume, 100))
+      back = (await guarded.revocation!("before", undefined)).revoked
+    }
+    expect(back).toBe(true)
+  }, 15_000)
+})
