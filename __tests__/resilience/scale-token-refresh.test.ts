@@ -14,11 +14,14 @@ import { promisify } from "node:util"
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals"
 import { createClient } from "redis"
 import { SECRET, request } from "../helpers/app.js"
-import { client, CLIENT_ID, CLIENT_SECRET, cookieHeader, cookieJar, oauthSuite, oidc, signInFlow, startSite, type Site } from "../oauth/support.js"
-import { ACCESS_TOKEN_TTL, countRefreshes, idpConfiguration, sleep } from "../tokens/support.js"
+import { authorizationUrl, client, CLIENT_ID, CLIENT_SECRET, cookieHeader, cookieJar, local, oidc, signInFlow, startSignIn, startSite, type Site } from "../oauth/support.js"
+import { ACCESS_TOKEN_TTL, countRefreshes, idpBrowser, idpConfiguration, sleep } from "../tokens/support.js"
+import { RedisStore } from "../../lib/stores/redis.js"
 import { REDIS_URL, report, startApp, stopAll, type AppProcess } from "./support/process.js"
 
-oauthSuite()
+// Not oauthSuite(): it closes sites after each test, and this IdP serves both tests.
+jest.spyOn(console, "warn").mockImplementation(() => undefined)
+jest.spyOn(console, "info").mockImplementation(() => undefined)
 jest.setTimeout(180_000)
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
@@ -29,6 +32,7 @@ let build: string
 let site: Site
 let A: AppProcess
 let B: AppProcess
+let redisClients: ReturnType<typeof createClient>[] = []
 const prefix = `gh-res-tokens-${randomBytes(4).toString("hex")}:`
 
 beforeAll(async () => {
@@ -37,10 +41,14 @@ beforeAll(async () => {
   build = mkdtempSync(join(cacheDir, "gh17-"))
   // tsc emits even when files others are editing do not type-check; the run needs lib/ only.
   await promisify(execFile)("npx", ["tsc", "-p", "tsconfig.build.json", "--outDir", build], { cwd: ROOT }).catch(() => undefined)
+  // The test's own app instance shares the store too: the IdP's back-channel logout reaches it.
+  redisClients = [createClient({ url: REDIS_URL }), createClient({ url: REDIS_URL })]
+  await Promise.all(redisClients.map((redis) => redis.connect()))
   site = await startSite({
     configuration: idpConfiguration(),
-    clients: (url) => [client(url)],
+    clients: (url) => [client(url, { backchannel_logout_uri: `${url}/auth/backchannel-logout/idp`, backchannel_logout_session_required: true })],
     providers: (idp) => [oidc(idp, { authorization: { params: { scope: "openid email profile offline_access" } } })],
+    config: () => ({ store: RedisStore({ client: redisClients[0] as never, subscriber: redisClients[1] as never, prefix }) }),
   })
   const env = {
     GH_SECRETS: JSON.stringify([SECRET]),
@@ -56,6 +64,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopAll()
+  await site?.close()
+  await Promise.all(redisClients.map((redis) => redis.quit()))
   const redis = createClient({ url: REDIS_URL })
   await redis.connect()
   const keys = await redis.keys(`${prefix}*`)
@@ -81,4 +91,21 @@ test("50 concurrent getAccessToken calls on two processes after expiry: one refr
   const userinfo = await fetch(`${site.idp.issuer}/me`, { headers: { authorization: `Bearer ${[...tokens][0]}` } })
   expect(userinfo.status).toBe(200)
   report("Issue #17: one refresh across two processes", [{ requests: 50, processes: 2, refreshes: refreshes.count, "wall ms (printed, not asserted)": elapsed }])
+})
+
+test("the provider's back-channel logout ends the session on both processes", async () => {
+  const agent = site.agent()
+  const browser = idpBrowser(site.idp.issuer)
+  const back = await browser.follow(authorizationUrl(await startSignIn(agent)).href)
+  const callback = await agent.get(local(back as URL))
+  const cookie = cookieHeader(cookieJar(callback))
+  const user = async (origin: string) => (await request(origin).get("/auth/session").set("Cookie", cookie)).body?.user?.email ?? null
+  expect([await user(A.origin), await user(B.origin)]).toEqual(["alice@example.com", "alice@example.com"])
+  const delivered: string[] = []
+  site.idp.provider.on("backchannel.success", () => delivered.push("ok"))
+  site.idp.provider.on("backchannel.error", (_ctx: unknown, error: Error) => delivered.push(error.message))
+  const page = await browser.follow(`${site.idp.issuer}/session/end?client_id=${CLIENT_ID}`)
+  await browser.confirmLogout(page as Response)
+  expect(delivered).toEqual(["ok"])
+  expect([await user(A.origin), await user(B.origin)]).toEqual([null, null])
 })
