@@ -8,6 +8,7 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { jest } from "@jest/globals"
 import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type CryptoKey } from "jose"
 import { createClient } from "redis"
+import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { decode } from "../../lib/jwt/index.js"
 import { RedisStore } from "../../lib/stores/redis.js"
 import { makeApp, request, reserve, testConfig, SECRET } from "../helpers/app.js"
@@ -154,4 +155,30 @@ describe("refused logout tokens: 400, nothing revoked", () => {
   test("no logout_token at all", async () => {
     expect((await request(made.url).post("/auth/backchannel-logout/idp").type("form").send({})).status).toBe(400)
   })
+})
+
+test("database sessions: a logout token for the provider session deletes that session only", async () => {
+  const adapter = MemoryAdapter()
+  const db = await startSite({
+    configuration: idpConfiguration({ jwks: { keys: [jwk as never] } }),
+    clients: (url) => [client(url, { backchannel_logout_uri: `${url}/auth/backchannel-logout/idp`, backchannel_logout_session_required: true })],
+    config: () => ({ adapter, session: { strategy: "database" } }),
+  })
+  const signIn = async () => {
+    const agent = db.agent()
+    const browser = idpBrowser(db.idp.issuer)
+    const back = await browser.follow(authorizationUrl(await startSignIn(agent)).href)
+    expect((await agent.get(local(back as URL))).status).toBe(302)
+    const [account] = [...adapter.store.accounts.values()]
+    return { agent, browser, sid: decodeJwt(account?.id_token as string).sid as string }
+  }
+  const one = await signIn()
+  const other = await signIn()
+  expect(adapter.store.sessions.size).toBe(2)
+  // The provider's own logout for the second browser's provider session.
+  const page = await other.browser.follow(`${db.idp.issuer}/session/end?client_id=${CLIENT_ID}`)
+  await other.browser.confirmLogout(page as Response)
+  expect((await other.agent.get("/auth/session")).body).toBeNull()
+  expect((await one.agent.get("/auth/session")).body?.user?.email).toBe("alice@example.com")
+  expect(adapter.store.sessions.size).toBe(1)
 })
