@@ -11,6 +11,7 @@ import type { PublicProvider } from "../../types.js"
 import { endpoint } from "../../providers/oauth/options.js"
 import { providerEnvName, type EnvObject } from "./env.js"
 import { assertProviders, show } from "./validate.js"
+import { assertSignOutOptions } from "../../federation/options.js"
 
 export interface ProviderTable {
   list: readonly Provider[]
@@ -52,6 +53,7 @@ function completeOAuth(provider: OAuthProviderConfig, index: number, env: EnvObj
     throw new InvalidOption(`${path}.checks must be a list of ${CHECKS.join(", ")} (got ${show(filled.checks)})`)
   }
   if (filled.profile !== undefined && typeof filled.profile !== "function") throw new InvalidOption(`${path}.profile must be a function`)
+  assertSignOutOptions(filled, path)
   return filled
 }
 
