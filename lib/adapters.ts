@@ -108,6 +108,10 @@ export interface Adapter {
   deleteSessionsByUserId?(userId: string, options?: DeleteSessionsOptions): Awaitable<number>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /** Gatehouse extension (password accounts): the user's password hash (a string that names its parameters), or null. */
+  getPasswordHash?(userId: string): Awaitable<string | null>
+  /** Gatehouse extension (password accounts): stores or replaces the user's password hash. */
+  setPasswordHash?(userId: string, hash: string): Awaitable<void>
   getAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>
@@ -117,4 +121,32 @@ export interface Adapter {
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],
   ): Awaitable<AdapterAuthenticator>
+  /** Gatehouse extension (two-factor sign-in): the user's TOTP record, or null when not enrolled. */
+  getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
+  /** Gatehouse extension: turns two-factor sign-in on (replacing any record) with these recovery code hashes. */
+  enableTwoFactor?(record: AdapterTwoFactor, recoveryCodeHashes: string[]): Awaitable<void>
+  /** Gatehouse extension: replaces the user's recovery codes (hashes) with new ones. */
+  replaceRecoveryCodes?(userId: string, recoveryCodeHashes: string[]): Awaitable<void>
+  /**
+   * Gatehouse extension: single use, atomic: marks the user's code used and answers "accepted" for
+   * exactly one of concurrent callers; "alreadyUsed" for a code used before; "unknown" otherwise.
+   */
+  useRecoveryCode?(userId: string, recoveryCodeHash: string): Awaitable<RecoveryCodeUse>
+  /** Gatehouse extension: how many unused recovery codes the user has. */
+  countRecoveryCodes?(userId: string): Awaitable<number>
+  /** Gatehouse extension: turns two-factor sign-in off: the record and every recovery code removed. */
+  disableTwoFactor?(userId: string): Awaitable<void>
+}
+
+/** What `useRecoveryCode` found. */
+export type RecoveryCodeUse = "accepted" | "alreadyUsed" | "unknown"
+
+/**
+ * A user's TOTP enrolment. `secret` is the shared secret sealed by Gatehouse (encrypted with a key
+ * derived from the app secret): adapters store it as an opaque string.
+ */
+export interface AdapterTwoFactor {
+  userId: string
+  secret: string
+  enabledAt: Date
 }

@@ -334,6 +334,7 @@ export type AuthAction =
   | "webauthn-options"
   | "notice"
   | "passkey-setup"
+  | "two-factor"
   | "account"
   | "sessions"
   | "signup"

@@ -10,6 +10,9 @@ export interface CollectionNames {
   Sessions: string
   VerificationTokens: string
   Authenticators: string
+  TwoFactor: string
+  RecoveryCodes: string
+  Passwords: string
 }
 
 export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
@@ -18,6 +21,9 @@ export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
   Sessions: "sessions",
   VerificationTokens: "verification_tokens",
   Authenticators: "authenticators",
+  TwoFactor: "two_factor",
+  RecoveryCodes: "recovery_codes",
+  Passwords: "passwords",
 })
 
 export interface CollectionOptions {
@@ -43,6 +49,9 @@ export interface Handles {
   sessions: Collection
   verificationTokens: Collection
   authenticators: Collection
+  twoFactor: Collection
+  recoveryCodes: Collection
+  passwords: Collection
 }
 
 /** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
@@ -56,6 +65,9 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
     sessions: db.collection(names.Sessions),
     verificationTokens: db.collection(names.VerificationTokens),
     authenticators: db.collection(names.Authenticators),
+    twoFactor: db.collection(names.TwoFactor),
+    recoveryCodes: db.collection(names.RecoveryCodes),
+    passwords: db.collection(names.Passwords),
   }
 }
 
@@ -73,6 +85,7 @@ export function indexSpecs(names: CollectionNames): { collection: string; indexe
     { collection: names.Sessions, indexes: [{ key: { sessionToken: 1 }, unique: true }, { key: { userId: 1 } }] },
     { collection: names.VerificationTokens, indexes: [{ key: { identifier: 1, token: 1 }, unique: true }] },
     { collection: names.Authenticators, indexes: [{ key: { credentialID: 1 }, unique: true }, { key: { userId: 1 } }] },
+    { collection: names.RecoveryCodes, indexes: [{ key: { userId: 1, hash: 1 }, unique: true }] },
   ]
 }
 

@@ -6,6 +6,7 @@
 import { Migrator, type Migration } from "kysely"
 import { columnTypes, kindOf, type AnyDb, type SqlKind } from "./codec.js"
 import type { TableNames } from "./tables.js"
+import { passwordsMigration } from "./passwords.js"
 
 function initial(kind: SqlKind, t: TableNames): Migration {
   const type = columnTypes(kind)
@@ -88,11 +89,36 @@ function sessionFacts(kind: SqlKind, t: TableNames): Migration {
   }
 }
 
+/** Two-factor sign-in (issue #16): one TOTP record per user (its secret sealed) and hashed recovery codes. */
+function twoFactor(kind: SqlKind, t: TableNames): Migration {
+  const type = columnTypes(kind)
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable(t.twoFactor)
+        .addColumn("user_id", type.key, (c) => c.primaryKey().references(`${t.users}.id`).onDelete("cascade"))
+        .addColumn("secret", type.text, (c) => c.notNull())
+        .addColumn("enabled_at", type.instant, (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createTable(t.recoveryCodes)
+        .addColumn("user_id", type.key, (c) => c.notNull().references(`${t.users}.id`).onDelete("cascade"))
+        .addColumn("code_hash", type.key, (c) => c.notNull())
+        .addColumn("used_at", type.instant)
+        .addPrimaryKeyConstraint(`${t.recoveryCodes}_pk`, ["user_id", "code_hash"])
+        .execute()
+    },
+    async down(db: AnyDb) {
+      for (const table of [t.recoveryCodes, t.twoFactor]) await db.schema.dropTable(table).ifExists().execute()
+    },
+  }
+}
+
 function migrator(db: AnyDb, t: TableNames): Migrator {
   const kind = kindOf(db)
   return new Migrator({
     db,
-    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t) }) },
+    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t) }) },
     migrationTableName: t.migrations,
     migrationLockTableName: t.migrationLock,
   })
@@ -113,6 +139,8 @@ export async function migrateTo(db: AnyDb, t: TableNames, name: string): Promise
 
 /** Removes Gatehouse's tables (for tests and uninstalling): every migration, undone. */
 export async function dropSchema(db: AnyDb, t: TableNames): Promise<void> {
+  await passwordsMigration(kindOf(db), t).down?.(db)
+  await twoFactor(kindOf(db), t).down?.(db)
   await initial(kindOf(db), t).down?.(db)
   await db.schema.dropTable(t.migrations).ifExists().execute()
   await db.schema.dropTable(t.migrationLock).ifExists().execute()

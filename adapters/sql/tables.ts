@@ -5,6 +5,9 @@ export interface TableNames {
   sessions: string
   verificationTokens: string
   authenticators: string
+  twoFactor: string
+  recoveryCodes: string
+  passwords: string
   migrations: string
   migrationLock: string
 }
@@ -23,6 +26,9 @@ export function tableNames(options: TableOptions = {}): TableNames {
     sessions: `${prefix}sessions`,
     verificationTokens: `${prefix}verification_tokens`,
     authenticators: `${prefix}authenticators`,
+    twoFactor: `${prefix}two_factor`,
+    recoveryCodes: `${prefix}recovery_codes`,
+    passwords: `${prefix}passwords`,
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }

@@ -15,6 +15,7 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
   "sessions",
   "signin",
   "signout",
+  "two-factor",
   "verify-request",
   "webauthn-options",
   // Password accounts (gatehouse/providers/password).
@@ -28,7 +29,7 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
 const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
 /** Actions whose path may (or must) name a provider: `/signin/github`. */
 // `sessions/revoke` uses the same second segment (checked by the sessions actions).
-const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "account", "sessions", "backchannel-logout"])
+const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "account", "sessions", "backchannel-logout", "two-factor"])
 
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)

@@ -37,6 +37,9 @@ export const ADAPTER_METHODS = [
   "deleteAuthenticator",
   // Gatehouse extension: storing refreshed provider tokens (getAccessToken, issue #17).
   "updateAccountTokens",
+  // Gatehouse extensions: password hashes (password accounts, gatehouse/providers/password).
+  "getPasswordHash",
+  "setPasswordHash",
 ] as const satisfies readonly (keyof Adapter)[]
 
 export type AdapterMethod = (typeof ADAPTER_METHODS)[number]

@@ -24,6 +24,7 @@ import { passkeySetupPage } from "../actions/passkey-setup.js"
 import { PASSWORD_ROUTES } from "../actions/password/routes.js"
 import { listSessionsAction } from "../actions/sessions/list.js"
 import { revokeSessionsAction } from "../actions/sessions/revoke.js"
+import { twoFactorGet, twoFactorPost } from "../actions/two-factor/index.js"
 import type { ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
 import { assertCsrf } from "./csrf.js"
@@ -78,6 +79,11 @@ const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
   // From the provider's server, signed (federation/logout-token.ts): no CSRF token.
   "backchannel-logout": { POST: { handler: backchannelLogout, provider: "required", api: true } },
   // `GET sessions` and `POST sessions/revoke` (the handlers check the second segment).
+  // `two-factor` (the challenge) and `two-factor/setup` (enrolment and management), issue #16.
+  "two-factor": {
+    GET: { handler: twoFactorGet },
+    POST: { handler: twoFactorPost, csrf: true },
+  },
   sessions: {
     GET: { handler: listSessionsAction, api: true },
     POST: { handler: revokeSessionsAction, csrf: true },

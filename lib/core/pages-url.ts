@@ -5,13 +5,21 @@
 import type { PagesOptions } from "../types.js"
 import type { ResolvedConfig } from "./config/resolve.js"
 
-export type PageName = keyof Pick<PagesOptions, "signIn" | "signOut" | "error" | "verifyRequest">
+export type PageName = keyof Pick<
+  PagesOptions,
+  "signIn" | "signOut" | "error" | "verifyRequest" | "signUp" | "verifyEmail" | "forgotPassword" | "resetPassword" | "changePassword"
+>
 
 const ACTION_OF: Record<PageName, string> = {
   signIn: "signin",
   signOut: "signout",
   error: "error",
   verifyRequest: "verify-request",
+  signUp: "signup",
+  verifyEmail: "verify-email",
+  forgotPassword: "forgot-password",
+  resetPassword: "reset-password",
+  changePassword: "change-password",
 }
 
 export interface PageSite {

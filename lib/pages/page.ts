@@ -42,6 +42,8 @@ const TITLES: Readonly<Record<string, keyof Messages>> = Object.freeze({
   "email-confirm": "confirm.heading",
   notice: "notice.AccountReclaimed.heading",
   "passkey-setup": "passkey.setup.heading",
+  "two-factor": "twoFactor.heading",
+  "two-factor-setup": "twoFactor.setup.heading",
   account: "account.heading",
   "password-signup": "password.signup.heading",
   "password-verify": "password.verify.heading",

@@ -17,6 +17,8 @@ export type PageTemplate =
   | "email-confirm"
   | "notice"
   | "passkey-setup"
+  | "two-factor"
+  | "two-factor-setup"
   | "password-signup"
   | "password-verify"
   | "password-forgot"

@@ -18,7 +18,7 @@ export interface SigninModel {
   csrfToken: string
   callbackUrl: string
   error?: string
-  credentials: Array<{ id: string; name: string; action: string; fields: FieldModel[] }>
+  credentials: Array<{ id: string; name: string; action: string; fields: FieldModel[]; links?: Array<{ href: string; text: string }> }>
   /** `passkeyAutofill`: this field also offers the site's passkeys (conditional UI). */
   email: Array<{ id: string; name: string; action: string; passkeyAutofill?: boolean }>
   oauth: Array<{ id: string; name: string; action: string; logo?: string }>
@@ -88,7 +88,17 @@ export function signinModel(input: {
   for (const provider of input.providers) {
     const signinUrl = `${input.baseUrl}/signin/${provider.id}`
     if (provider.type === "credentials") {
-      model.credentials.push({ id: provider.id, name: provider.name, action: `${input.baseUrl}/callback/${provider.id}`, fields: fields(provider) })
+      const entry: SigninModel["credentials"][number] = { id: provider.id, name: provider.name, action: `${input.baseUrl}/callback/${provider.id}`, fields: fields(provider) }
+      // A password provider (gatehouse/providers/password): translated labels, and its sign-up and forgot-password pages.
+      if ("password" in provider && typeof provider.password === "object") {
+        entry.fields = entry.fields.map((field) => ({ ...field, label: field.name === "password" ? t["password.field.password"] : t["password.field.email"] }))
+        const query = new URLSearchParams({ callbackUrl: input.callbackUrl })
+        entry.links = [
+          { href: `${input.baseUrl}/signup?${query}`, text: t["password.signup.link"] },
+          { href: `${input.baseUrl}/forgot-password?${query}`, text: t["password.forgot.link"] },
+        ]
+      }
+      model.credentials.push(entry)
     } else if (provider.type === "email") {
       model.email.push({ id: provider.id, name: provider.name, action: signinUrl })
     } else if (provider.type === "webauthn") {

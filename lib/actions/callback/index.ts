@@ -9,6 +9,8 @@ import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { bodyString } from "../../core/request.js"
 import type { Provider } from "../../providers/types.js"
 import { credentialsCallback } from "./credentials.js"
+import { isPasswordProvider } from "../password/common.js"
+import { passwordSignIn } from "../password/sign-in.js"
 import { emailCallback } from "./email.js"
 import { oauthCallback } from "./oauth.js"
 import { webauthnCallback } from "./webauthn.js"
@@ -19,6 +21,7 @@ export async function callback(ctx: RequestContext, provider: Provider): Promise
       throw new MethodNotAllowed("Credentials are posted to their callback; a GET never signs anyone in", { allow: "POST" })
     }
     ctx.callbackUrl = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl") ?? bodyString(ctx.request, "redirectTo"))
+    if (isPasswordProvider(provider)) return passwordSignIn(ctx, provider, ctx.callbackUrl)
     return credentialsCallback(ctx, provider, ctx.callbackUrl)
   }
   if (provider.type === "oauth" || provider.type === "oidc") return oauthCallback(ctx, provider)

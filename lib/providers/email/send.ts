@@ -31,7 +31,7 @@ function withTimeouts(url: string): string {
   return url + (url.includes("?") ? (url.endsWith("?") || url.endsWith("&") ? "" : "&") : "?") + added
 }
 
-function transportOf(provider: EmailProviderConfig): Transporter {
+export function transportOf(provider: EmailProviderConfig): Transporter {
   let transport = transports.get(provider)
   if (!transport) {
     const server = provider.server

@@ -1,0 +1,75 @@
+/**
+ * What every password action shares: the configured password provider, the adapter methods they
+ * need (a named error when missing), the posted fields, and work done after the answer.
+ */
+import { AuthError, InvalidRequest, MissingAdapter, MissingAdapterMethods, UnknownAction } from "../../errors.js"
+import type { Adapter, AdapterAccount } from "../../adapters.js"
+import type { RequestContext } from "../../core/context.js"
+import { bodyString } from "../../core/request.js"
+import { normalizeEmail } from "../../providers/email/identifier.js"
+import type { PasswordProviderConfig } from "../../password/options.js"
+
+export function isPasswordProvider(provider: unknown): provider is PasswordProviderConfig {
+  return typeof provider === "object" && provider !== null && (provider as { type?: unknown }).type === "credentials" && typeof (provider as { password?: unknown }).password === "object"
+}
+
+/** The password provider, or UnknownAction (these paths do not exist without one). */
+export function passwordProvider(ctx: RequestContext): PasswordProviderConfig {
+  const provider = ctx.config.providers.list.find(isPasswordProvider)
+  if (!provider) throw new UnknownAction("No password provider is configured")
+  return provider
+}
+
+const NEEDED = ["getUser", "getUserByEmail", "getUserByAccount", "createUser", "updateUser", "linkAccount", "getPasswordHash", "setPasswordHash", "createVerificationToken", "useVerificationToken"] as const
+export type PasswordAdapter = Required<Pick<Adapter, (typeof NEEDED)[number]>>
+
+export function passwordAdapter(ctx: RequestContext): PasswordAdapter {
+  const adapter = ctx.config.adapter
+  if (!adapter) throw new MissingAdapter("Password accounts need an adapter")
+  const missing = NEEDED.filter((name) => typeof adapter[name] !== "function")
+  if (missing.length) throw new MissingAdapterMethods(`Password accounts need these adapter methods: ${missing.join(", ")}`)
+  return adapter as PasswordAdapter
+}
+
+/** A posted text field (undefined when absent or empty). */
+export function field(ctx: RequestContext, name: string): string | undefined {
+  const value = bodyString(ctx.request, name)
+  return value === undefined || value === "" ? undefined : value
+}
+
+export function requiredField(ctx: RequestContext, name: string): string {
+  const value = field(ctx, name)
+  if (value === undefined) throw new InvalidRequest(`The "${name}" field is required`)
+  return value
+}
+
+/** The posted address, normalised as the email provider does; InvalidRequest when it is none. */
+export function postedEmail(ctx: RequestContext): string {
+  try {
+    return normalizeEmail(requiredField(ctx, "email"))
+  } catch (error) {
+    if (error instanceof InvalidRequest) throw error
+    throw new InvalidRequest("The email field is not an address", { cause: { err: error } })
+  }
+}
+
+/**
+ * Work done after the answer is sent (storing, mailing): the answer takes the same time whatever
+ * the work is. Failures are logged.
+ */
+export function afterAnswer(ctx: RequestContext, work: () => Promise<unknown>): void {
+  setImmediate(() => {
+    work().catch((error: unknown) => ctx.config.logger.error(error instanceof AuthError ? error : new AuthError("A password-account task failed", { cause: { err: error } })))
+  })
+}
+
+/** The account that marks a password user (a credentials account: the app's own user). */
+export function passwordAccount(provider: PasswordProviderConfig, userId: string) {
+  return { provider: provider.id, type: "credentials" as const, providerAccountId: userId, userId }
+}
+
+/** Links the password account to the user when it is not linked yet. */
+export async function ensureLinked(adapter: PasswordAdapter, provider: PasswordProviderConfig, userId: string): Promise<void> {
+  const linked = await adapter.getUserByAccount({ provider: provider.id, providerAccountId: userId })
+  if (!linked) await adapter.linkAccount(passwordAccount(provider, userId) as unknown as AdapterAccount)
+}

@@ -1,0 +1,74 @@
+/**
+ * `GET reset-password?uid&token&callbackUrl`: the new-password form (opening it uses nothing);
+ * `POST reset-password`: the new password is checked first (a weak one leaves the link usable),
+ * then the link is used once. The hash is replaced, the address counts as confirmed (the link
+ * came to it), every other session of the user ends (on every process), and the user is signed in.
+ */
+import { PasswordLinkInvalid } from "../../errors.js"
+import type { ResponseInternal } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { resolveCallbackUrl } from "../../core/callback-url.js"
+import { fireEvent } from "../../core/events.js"
+import { bodyString, queryParam } from "../../core/request.js"
+import { redirect } from "../../core/response.js"
+import { enforceRateLimit } from "../../rate-limit/limiter.js"
+import { hashPassword } from "../../password/hash.js"
+import { consumeLink } from "../../password/links.js"
+import { acceptNewPassword } from "../../password/policy.js"
+import type { PasswordProviderConfig } from "../../password/options.js"
+import { endUserSessions } from "../../sessions/revoke-user.js"
+import { authorizeSignIn, completeSignIn } from "../callback/login.js"
+import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider, requiredField } from "./common.js"
+import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
+
+function resetPage(ctx: RequestContext, provider: PasswordProviderConfig, hidden: Record<string, string>, error?: unknown, status?: number): ResponseInternal {
+  const linkDead = (error as { type?: string } | undefined)?.type === "PasswordLinkInvalid"
+  return passwordPage(ctx, provider, {
+    template: "password-reset",
+    page: "resetPassword",
+    message: linkDead ? undefined : "password.reset.message",
+    error,
+    status,
+    form: linkDead
+      ? undefined
+      : { action: `${ctx.baseUrl}/reset-password`, button: "password.reset.button", hint: true, hidden, fields: [{ name: "password", type: "password", autocomplete: "new-password", required: true }] },
+    links: linkDead ? [{ href: `${ctx.baseUrl}/forgot-password`, text: "password.forgot.link" }] : [],
+  })
+}
+
+export async function resetGet(ctx: RequestContext): Promise<ResponseInternal> {
+  const provider = passwordProvider(ctx)
+  const callbackUrl = await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl"))
+  return resetPage(ctx, provider, { uid: queryParam(ctx.request, "uid") ?? "", token: queryParam(ctx.request, "token") ?? "", callbackUrl })
+}
+
+export async function resetPost(ctx: RequestContext): Promise<ResponseInternal> {
+  const provider = passwordProvider(ctx)
+  const adapter = passwordAdapter(ctx)
+  const callbackUrl = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl"))
+  const uid = bodyString(ctx.request, "uid") ?? ""
+  const token = bodyString(ctx.request, "token") ?? ""
+  let hash: string
+  try {
+    await enforceRateLimit(ctx.config, "emailCallback", ctx.request.clientAddress, uid || undefined)
+    const password = await acceptNewPassword(ctx.config, provider.password, requiredField(ctx, "password"))
+    if (!(await consumeLink(ctx.config, "reset", uid, token))) throw new PasswordLinkInvalid("The reset link was used already, expired or never existed")
+    hash = await hashPassword(password, provider.password.hash)
+  } catch (error) {
+    if (!isShownOnPage(error)) throw error
+    return resetPage(ctx, provider, { uid, token, callbackUrl }, error, pageErrorStatus(error))
+  }
+  const found = await adapter.getUser(uid)
+  if (!found) return resetPage(ctx, provider, {}, new PasswordLinkInvalid("The user of this link is gone"), 400)
+  await adapter.setPasswordHash(found.id, hash)
+  const user = found.emailVerified ? found : await adapter.updateUser({ id: found.id, emailVerified: new Date() })
+  if (!found.emailVerified) await fireEvent(ctx.config, "updateUser", { user })
+  await ensureLinked(adapter, provider, user.id)
+  // Whoever knew the old password is signed out everywhere; this browser gets a new session.
+  await endUserSessions(ctx.config, user.id)
+  ctx.callbackUrl = callbackUrl
+  const result = { user, account: passwordAccount(provider, user.id) }
+  const elsewhere = await authorizeSignIn(ctx, result)
+  if (elsewhere) return redirect(elsewhere)
+  return completeSignIn(ctx, result, callbackUrl)
+}

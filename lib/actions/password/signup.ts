@@ -1,0 +1,80 @@
+/**
+ * `GET signup` (the form) and `POST signup`. The answer ("check your email") is the same, in the
+ * same time, whether the address is new or has an account: the password is checked and hashed
+ * either way, and the rest happens after the answer. A new address gets a user (unconfirmed),
+ * its hash and a verification link; an address with an account gets a mail saying someone tried
+ * to register with it, with a link to choose a password (its owner, and only its owner, can).
+ */
+import type { ResponseInternal } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { resolveCallbackUrl } from "../../core/callback-url.js"
+import { bodyString, queryParam } from "../../core/request.js"
+import { enforceRateLimit } from "../../rate-limit/limiter.js"
+import { hashPassword } from "../../password/hash.js"
+import { issueLink } from "../../password/links.js"
+import { sendPasswordMail } from "../../password/mail.js"
+import { acceptNewPassword } from "../../password/policy.js"
+import type { PasswordProviderConfig } from "../../password/options.js"
+import { randomUUID } from "../../crypto/random.js"
+import { afterAnswer, ensureLinked, field, passwordAdapter, passwordProvider, postedEmail, requiredField } from "./common.js"
+import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
+import { linkUrl } from "./urls.js"
+
+function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; notice?: boolean; status?: number } = {}): ResponseInternal {
+  return passwordPage(ctx, provider, {
+    template: "password-signup",
+    page: "signUp",
+    error: extra.error,
+    notice: extra.notice ? "password.signup.sent" : undefined,
+    status: extra.status,
+    form: extra.notice
+      ? undefined
+      : {
+          action: `${ctx.baseUrl}/signup`,
+          button: "password.signup.button",
+          hint: true,
+          hidden: { callbackUrl },
+          fields: [
+            { name: "email", type: "email", autocomplete: "email", required: true },
+            { name: "password", type: "password", autocomplete: "new-password", required: true },
+            { name: "name", type: "text", autocomplete: "name", required: false },
+          ],
+        },
+    links: [{ href: `${ctx.baseUrl}/signin?${new URLSearchParams({ callbackUrl })}`, text: "password.signin.link" }],
+  })
+}
+
+export async function signupGet(ctx: RequestContext): Promise<ResponseInternal> {
+  const provider = passwordProvider(ctx)
+  return signupPage(ctx, provider, await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl")))
+}
+
+export async function signupPost(ctx: RequestContext): Promise<ResponseInternal> {
+  const provider = passwordProvider(ctx)
+  const callbackUrl = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl"))
+  const adapter = passwordAdapter(ctx)
+  const settings = provider.password
+  try {
+    await enforceRateLimit(ctx.config, "email", ctx.request.clientAddress, field(ctx, "email"))
+    const email = postedEmail(ctx)
+    const password = await acceptNewPassword(ctx.config, settings, requiredField(ctx, "password"))
+    const name = field(ctx, "name")?.slice(0, 200)
+    const hash = await hashPassword(password, settings.hash)
+    afterAnswer(ctx, async () => {
+      const existing = await adapter.getUserByEmail(email)
+      if (existing) {
+        const { token, expires } = await issueLink(ctx.config, "reset", existing.id, settings.resetMaxAge)
+        return sendPasswordMail(ctx, settings, "exists", email, linkUrl(ctx, "reset-password", existing.id, token, callbackUrl), expires)
+      }
+      const user = await adapter.createUser({ id: randomUUID(), email, emailVerified: null, name: name ?? null })
+      await adapter.setPasswordHash(user.id, hash)
+      if (!settings.requireVerifiedEmail) await ensureLinked(adapter, provider, user.id)
+      const { token, expires } = await issueLink(ctx.config, "verify", user.id, settings.verificationMaxAge)
+      await sendPasswordMail(ctx, settings, "verify", email, linkUrl(ctx, "verify-email", user.id, token, callbackUrl), expires)
+    })
+  } catch (error) {
+    if (!isShownOnPage(error)) throw error
+    return signupPage(ctx, provider, callbackUrl, { error, status: pageErrorStatus(error) })
+  }
+  return signupPage(ctx, provider, callbackUrl, { notice: true })
+}
