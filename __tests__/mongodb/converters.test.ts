@@ -183,6 +183,9 @@ describe("collections and indexes", () => {
       Sessions: "sessions",
       VerificationTokens: "verification_tokens",
       Authenticators: "authenticators",
+      TwoFactor: "two_factor",
+      RecoveryCodes: "recovery_codes",
+      Passwords: "passwords",
     })
     expect(collectionNames({ collections: { Users: "people" } })).toEqual({ ...DEFAULT_COLLECTIONS, Users: "people" })
   })
@@ -199,12 +202,13 @@ describe("collections and indexes", () => {
       sessions: [{ key: { sessionToken: 1 }, unique: true }, { key: { userId: 1 } }],
       verification_tokens: [{ key: { identifier: 1, token: 1 }, unique: true }],
       authenticators: [{ key: { credentialID: 1 }, unique: true }, { key: { userId: 1 } }],
+      recovery_codes: [{ key: { userId: 1, hash: 1 }, unique: true }],
     })
   })
 
   it("indexes follow custom collection names", () => {
     const names = collectionNames({ collections: { Users: "auth_users", VerificationTokens: "auth_tokens" } })
-    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators"])
+    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes"])
   })
 })
 

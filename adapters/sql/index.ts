@@ -164,7 +164,8 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
         // Named columns, not users.*: a column an app adds to its users table later must not
         // change the prepared statement's result (PostgreSQL refuses that on a live connection).
         .select([`${t.users}.id`, `${t.users}.name`, `${t.users}.email`, `${t.users}.email_verified`, `${t.users}.image`])
-        .select([`${t.sessions}.session_token`, `${t.sessions}.user_id`, `${t.sessions}.expires`])
+        // created_at: when the user signed in (`auth.authTime`, step-up; issue #16).
+        .select([`${t.sessions}.session_token`, `${t.sessions}.user_id`, `${t.sessions}.expires`, `${t.sessions}.created_at`])
         .where(`${t.sessions}.session_token`, "=", "")
         .compile()
       prepareStatement(db, sessionAndUser.sql)

@@ -40,6 +40,13 @@ export const ADAPTER_METHODS = [
   // Gatehouse extensions: password hashes (password accounts, gatehouse/providers/password).
   "getPasswordHash",
   "setPasswordHash",
+  // Gatehouse extensions: two-factor sign-in (issue #16), a TOTP record and recovery codes per user.
+  "getTwoFactor",
+  "enableTwoFactor",
+  "replaceRecoveryCodes",
+  "useRecoveryCode",
+  "countRecoveryCodes",
+  "disableTwoFactor",
 ] as const satisfies readonly (keyof Adapter)[]
 
 export type AdapterMethod = (typeof ADAPTER_METHODS)[number]

@@ -10,7 +10,7 @@
  * a page request the error page with status 503 (or a redirect to the app's `pages.error` with
  * `error=AdapterError`).
  */
-import { AdapterError, SessionRequired } from "../errors.js"
+import { AdapterError, InvalidOption, SessionRequired } from "../errors.js"
 import type { AuthConfigInput, AuthorizedCallbackParams, Awaitable, Session } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { pageUrl } from "../core/pages-url.js"
@@ -29,15 +29,28 @@ import type { GatehouseRequest, GatehouseResponse, Middleware } from "./types.js
 export interface RequireAuthOptions {
   /** Decides for this route instead of `callbacks.authorized`. */
   authorized?: (params: AuthorizedCallbackParams) => Awaitable<boolean | Response | undefined | null>
+  /**
+   * Step-up (issue #16): the sign-in must be at most this many seconds old (`auth.authTime`).
+   * An older one is sent to sign in again (with the second factor when enrolled) and back here;
+   * an API request gets 403 `RecentSignInRequired`.
+   */
+  maxAge?: number
+}
+
+/** The session's sign-in is recent enough for `maxAge` (a session without `authTime` never is). */
+function recentEnough(session: Session, maxAge: number, now = Date.now()): boolean {
+  return typeof session.authTime === "number" && now - session.authTime * 1000 <= maxAge * 1000
 }
 
 function wantsHtml(req: GatehouseRequest): boolean {
   return (req.headers.accept ?? "").includes("text/html")
 }
 
-function deny(req: GatehouseRequest, res: GatehouseResponse, config: ResolvedConfig): void {
+function deny(req: GatehouseRequest, res: GatehouseResponse, config: ResolvedConfig, reason?: "RecentSignInRequired"): void {
   if (!wantsHtml(req)) {
-    writeResponse(res, json({ error: { type: "SessionRequired", message: publicMessage("SessionRequired") } }, 401))
+    const type = reason ?? "SessionRequired"
+    // A stale sign-in (step-up) is 403, as RecentSignInRequired is everywhere; no session is 401.
+    writeResponse(res, json({ error: { type, message: publicMessage(type) } }, reason ? 403 : 401))
     return
   }
   let origin: string
@@ -56,7 +69,7 @@ function deny(req: GatehouseRequest, res: GatehouseResponse, config: ResolvedCon
   } catch {
     callbackUrl = `${origin}/`
   }
-  writeResponse(res, redirect(pageUrl(site, "signIn", new URLSearchParams({ callbackUrl }))))
+  writeResponse(res, redirect(pageUrl(site, "signIn", new URLSearchParams({ callbackUrl, ...(reason && { error: reason }) }))))
 }
 
 /** The adapter failed while reading the session: 503, never the protected handler. */
@@ -89,6 +102,10 @@ function unavailable(req: GatehouseRequest, res: GatehouseResponse, config: Reso
 
 export function requireAuth(config: AuthConfigInput, options?: RequireAuthOptions): Middleware {
   const getConfig = configSource(config)
+  const maxAge = options?.maxAge
+  if (maxAge !== undefined && !(typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge >= 0)) {
+    throw new InvalidOption(`requireAuth: maxAge must be a number of seconds ≥ 0 (got ${JSON.stringify(maxAge)})`)
+  }
 
   async function check(req: GatehouseRequest, res: GatehouseResponse): Promise<boolean> {
     const resolved = await getConfig(req)
@@ -102,6 +119,10 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
       return false
     }
     exposeSession(req, res, session)
+    if (maxAge !== undefined && session && !recentEnough(session, maxAge)) {
+      deny(req, res, resolved, "RecentSignInRequired")
+      return false
+    }
     const decide = options?.authorized ?? resolved.callbacks.authorized
     let verdict: Awaited<ReturnType<typeof decide>>
     try {

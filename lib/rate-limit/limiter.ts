@@ -27,8 +27,14 @@ interface Check {
   what: string
 }
 
-export async function enforceRateLimit(config: ResolvedConfig, method: LimitedMethod, address: string | undefined, identifier?: string): Promise<void> {
-  const rules = config.rateLimit?.[method]
+/** `rules` replaces the configured ones (two-factor codes are limited even when rate limiting is off). */
+export async function enforceRateLimit(
+  config: ResolvedConfig,
+  method: LimitedMethod,
+  address: string | undefined,
+  identifier?: string,
+  rules = config.rateLimit?.[method],
+): Promise<void> {
   if (!rules) return
   const checks: Check[] = []
   if (rules.ip && address) checks.push({ key: `rl:${method}:ip:${address}`, rule: rules.ip, what: `client address ${address}` })
@@ -53,7 +59,7 @@ export async function enforceRateLimit(config: ResolvedConfig, method: LimitedMe
 }
 
 /** After a successful sign-in: the identifier's failed attempts are forgotten. */
-export async function forgiveIdentifier(config: ResolvedConfig, method: LimitedMethod, identifier: string | undefined): Promise<void> {
-  if (!config.rateLimit?.[method]?.identifier || !identifier) return
+export async function forgiveIdentifier(config: ResolvedConfig, method: LimitedMethod, identifier: string | undefined, rules = config.rateLimit?.[method]): Promise<void> {
+  if (!rules?.identifier || !identifier) return
   await config.store.reset(identifierKey(method, identifier))
 }

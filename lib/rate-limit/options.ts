@@ -6,7 +6,7 @@
  */
 import { InvalidOption } from "../errors.js"
 
-export type LimitedMethod = "credentials" | "email" | "emailCallback" | "webauthn" | "webauthnOptions"
+export type LimitedMethod = "credentials" | "email" | "emailCallback" | "webauthn" | "webauthnOptions" | "twoFactor"
 
 export interface RateLimitRule {
   /** Attempts allowed in one window. */
@@ -29,6 +29,8 @@ export interface RateLimitOptions {
   /** `GET webauthn-options/<provider>`: each answer makes a challenge (and may read the database). */
   webauthnOptions?: RateLimitMethodOptions | false
   webauthn?: RateLimitMethodOptions | false
+  /** Second-factor codes (issue #16), per client address and per user; limited even when rate limiting is off. */
+  twoFactor?: RateLimitMethodOptions | false
 }
 
 export interface ResolvedMethodLimits {
@@ -53,9 +55,11 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedMethod, ResolvedMethodL
   // Issue #13: the passkey options (registration and authentication), counted apart from the
   // verifications, twice their number (a page may ask for options on load and again on a click).
   webauthnOptions: { ip: { limit: 100, window: 900 } },
+  // Issue #16: a 6-digit code (3 valid at a time) must not be guessable: 5 tries per user per 15 minutes.
+  twoFactor: { ip: { limit: 50, window: 900 }, identifier: { limit: 5, window: 900 } },
 })
 
-const METHODS: readonly LimitedMethod[] = ["credentials", "email", "emailCallback", "webauthn", "webauthnOptions"]
+const METHODS: readonly LimitedMethod[] = ["credentials", "email", "emailCallback", "webauthn", "webauthnOptions", "twoFactor"]
 
 /** The rules each method can have: passkey verification has no identifier to count. */
 const RULES: Readonly<Record<LimitedMethod, readonly (keyof RateLimitMethodOptions)[]>> = {
@@ -64,6 +68,7 @@ const RULES: Readonly<Record<LimitedMethod, readonly (keyof RateLimitMethodOptio
   emailCallback: ["ip", "identifier"],
   webauthn: ["ip"],
   webauthnOptions: ["ip"],
+  twoFactor: ["ip", "identifier"],
 }
 
 /** A key the option does not know is a typo that would silently leave the defaults in force. */

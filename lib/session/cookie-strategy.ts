@@ -97,6 +97,18 @@ export async function openSessionToken(config: ResolvedConfig, jar: CookieJar, s
   return (await unseal(config, value, set.sessionToken.name, nowSeconds()))?.payload ?? null
 }
 
+/** How and when the user signed in (issue #16), as recorded at sign-in: kept whatever the jwt callback returned. */
+function keepSignInFacts(token: JWT, sealed: JWT): JWT {
+  const amr = Array.isArray(token.amr) ? token.amr : sealed.amr
+  const authTime = typeof token.authTime === "number" ? token.authTime : sealed.authTime
+  return { ...token, ...(Array.isArray(amr) && { amr }), ...(typeof authTime === "number" && { authTime }) }
+}
+
+/** `auth.amr` and `auth.authTime`, when the token has them. */
+function signInFacts(token: JWT): Pick<Session, "amr" | "authTime"> {
+  return { ...(Array.isArray(token.amr) && { amr: token.amr as string[] }), ...(typeof token.authTime === "number" && { authTime: token.authTime }) }
+}
+
 export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client: ClientSource = NO_CLIENT): Promise<SessionResult> {
   const option = set.sessionToken
   const value = readChunked(jar, option.name)
@@ -128,6 +140,7 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
     if (typeof opened.payload.sid === "string") token = withSessionId(token, opened.payload)
     // ...and its provider tokens (getAccessToken), unless the callback set them itself.
     token = keepTokenClaims(token, opened.payload)
+    token = keepSignInFacts(token, opened.payload)
   }
 
   const changed = before !== undefined && JSON.stringify(token) !== before
@@ -152,6 +165,7 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
     expires: new Date(expires * 1000).toISOString(),
     // A provider refused the refresh token (getAccessToken): the app sends the user to sign in.
     ...(token.error === REFRESH_TOKEN_ERROR && { error: REFRESH_TOKEN_ERROR }),
+    ...signInFacts(token),
   }
   const session = await presentSession(config, base, { token }, update)
   if (!session) return signedOut(jar, set, false)

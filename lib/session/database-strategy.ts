@@ -122,7 +122,10 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
   }
 
   const { user } = found
-  const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString() }
+  // When the session started is when the user signed in (issue #16: `auth.authTime`, epoch seconds).
+  const started = found.session.createdAt
+  const authTime = started instanceof Date && !Number.isNaN(started.getTime()) ? { authTime: Math.floor(started.getTime() / 1000) } : {}
+  const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString(), ...authTime }
   const session = await presentSession(config, base, { user }, update)
   return session ? { session, token: null, cookies, identity: { userId: user.id, sid: found.sid, sessionToken } } : signedOut(false)
 }

@@ -18,6 +18,7 @@ import { announce } from "../../sessions/runtime.js"
 import { recordCookieSession, withSessionId } from "../../sessions/registry.js"
 import { refreshStoredAccountTokens, withSignInTokens } from "../../tokens/sign-in.js"
 import { recordProviderSession } from "../../federation/provider-sessions.js"
+import { enrolmentUrl, firstFactorAmr, twoFactorGate } from "../../two-factor/gate.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -86,6 +87,12 @@ async function startDatabaseSession(ctx: RequestContext, user: User, account?: A
   if (account && sessionToken) await recordProviderSession(ctx.config, account, databaseSessionId(sessionToken), userId, Date.now() + ctx.config.session.maxAge * 1000)
 }
 
+/** How the user signed in (issue #16): RFC 8176 `amr` values and when (epoch seconds). */
+export interface SignInFacts {
+  amr: string[]
+  authTime: number
+}
+
 /** Where a sign-in ends: the newUser page for a first sign-in (when configured), else callbackUrl. */
 function destination(ctx: RequestContext, result: SignInResult, callbackUrl: string): string {
   if (result.notice) return `${ctx.baseUrl}/notice?${new URLSearchParams({ type: result.notice, callbackUrl })}`
@@ -100,23 +107,28 @@ function destination(ctx: RequestContext, result: SignInResult, callbackUrl: str
  * Starts the session for a user the provider vouched for and the signIn callback accepted: a
  * session record (database strategy) or a sealed token after the `jwt` callback (cookie).
  */
-export async function completeSignIn(ctx: RequestContext, result: SignInResult, callbackUrl: string): Promise<ResponseInternal> {
+export async function completeSignIn(ctx: RequestContext, result: SignInResult, callbackUrl: string, passed?: SignInFacts): Promise<ResponseInternal> {
   const { config } = ctx
   await refreshStoredAccountTokens(config, result.account, result.isNewUser)
+  // An enrolled user passes the second factor first (issue #16); `passed` is that second step.
+  const facts = passed ?? { amr: [firstFactorAmr(result.account)], authTime: Math.floor(Date.now() / 1000) }
+  const gate = passed ? { kind: "none" as const } : await twoFactorGate(ctx, result, callbackUrl, facts.amr)
+  if (gate.kind === "pending") return gate.response
   if (config.session.strategy === "database") {
     await startDatabaseSession(ctx, result.user, result.account)
   } else {
-    await startCookieSession(ctx, result)
+    await startCookieSession(ctx, result, facts)
   }
   await fireEvent(config, "signIn", { user: result.user, account: result.account, profile: result.profile, isNewUser: result.isNewUser })
   rotateCsrfToken(ctx)
-  return redirect(destination(ctx, result, callbackUrl))
+  const next = destination(ctx, result, callbackUrl)
+  return redirect(gate.kind === "enrol" ? enrolmentUrl(ctx, next) : next)
 }
 
-async function startCookieSession(ctx: RequestContext, result: SignInResult): Promise<void> {
+async function startCookieSession(ctx: RequestContext, result: SignInResult, facts: SignInFacts): Promise<void> {
   const { config } = ctx
   const trigger = result.isNewUser ? "signUp" : "signIn"
-  const params = { token: defaultToken(result.user), user: result.user, account: result.account, profile: result.profile, trigger } as const
+  const params = { token: { ...defaultToken(result.user), amr: facts.amr, authTime: facts.authTime }, user: result.user, account: result.account, profile: result.profile, trigger } as const
   // `isNewUser` is deprecated: reading it logs the warning once.
   Object.defineProperty(params, "isNewUser", {
     enumerable: true,
@@ -130,7 +142,7 @@ async function startCookieSession(ctx: RequestContext, result: SignInResult): Pr
   if (returned) {
     // A new session id, whatever cookie the browser brought (the callback's token has none);
     // without an adapter, the provider's tokens ride in the cookie (getAccessToken, issue #17).
-    const token = withSessionId(withSignInTokens(config, returned, result.account))
+    const token = withSessionId(withSignInTokens(config, { ...returned, amr: facts.amr, authTime: facts.authTime }, result.account))
     const { cookies, expires } = await writeSessionCookies(config, jar, ctx.cookies, token)
     ctx.outCookies.push(...cookies)
     await recordCookieSession(config, token, expires * 1000, clientOf(ctx))

@@ -115,7 +115,7 @@ export interface ResolvedConfig {
 }
 
 const CALLBACK_NAMES = ["signIn", "redirect", "session", "jwt", "authorized"] as const
-const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession", "unlinkAccount", "deleteUser"] as const
+const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession", "unlinkAccount", "deleteUser", "twoFactorEnabled", "twoFactorDisabled", "twoFactorChallenge"] as const
 
 /** A random secret for a development process that has none: sessions end when it restarts. */
 let developmentSecret: string | undefined

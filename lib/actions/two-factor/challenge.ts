@@ -1,0 +1,61 @@
+/**
+ * `GET two-factor`: the second step of an enrolled user's sign-in (a 6-digit code, or a recovery
+ * code). `POST two-factor` checks it: accepted, the real session starts (a new session id, `amr`
+ * the first factor plus `otp` or `recovery`, `authTime` now) and the browser goes where the
+ * sign-in was going; refused, the page says why (wrong, already used, too many tries). Without a
+ * pending sign-in, or after its 10 minutes, both answer `TwoFactorExpired` (the sign-in page).
+ */
+import { AuthError, RateLimited, TwoFactorExpired } from "../../errors.js"
+import type { ResponseInternal } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { ensureCsrfToken } from "../../core/csrf.js"
+import { pageUrl } from "../../core/pages-url.js"
+import { bodyString } from "../../core/request.js"
+import { signinErrorText } from "../../pages/messages.js"
+import { pageLocale, pageResponse } from "../../pages/page.js"
+import { PENDING_SECONDS } from "../../two-factor/options.js"
+import { clearPending, currentPending, type PendingSignIn } from "../../two-factor/pending.js"
+import { verifySecondFactor } from "../../two-factor/verify.js"
+import { completeSignIn } from "../callback/login.js"
+
+/** Refusals the page explains in place (the person types again). */
+const SHOWN_ON_PAGE = new Set(["TwoFactorCodeInvalid", "TwoFactorCodeReplayed", "RecoveryCodeUsed", "RateLimited"])
+
+function challengePage(ctx: RequestContext, pending: PendingSignIn, error?: AuthError): ResponseInternal {
+  const chosen = pageLocale(ctx)
+  const model = {
+    action: `${ctx.baseUrl}/two-factor`,
+    csrfToken: ensureCsrfToken(ctx),
+    signInUrl: pageUrl(ctx, "signIn", new URLSearchParams({ callbackUrl: pending.callbackUrl })),
+    error: error ? signinErrorText(chosen.locale.messages, error.type) : undefined,
+  }
+  const status = error instanceof RateLimited ? 429 : error ? 400 : 200
+  const page = pageResponse(ctx, "two-factor", chosen.locale.messages["twoFactor.heading"], model, status, chosen)
+  return error instanceof RateLimited ? { ...page, headers: { ...page.headers, "Retry-After": String(error.retryAfter) } } : page
+}
+
+export async function twoFactorPage(ctx: RequestContext): Promise<ResponseInternal> {
+  const pending = await currentPending(ctx)
+  ctx.callbackUrl = pending.callbackUrl
+  return challengePage(ctx, pending)
+}
+
+export async function twoFactorSubmit(ctx: RequestContext): Promise<ResponseInternal> {
+  const pending = await currentPending(ctx)
+  ctx.callbackUrl = pending.callbackUrl
+  let method: Awaited<ReturnType<typeof verifySecondFactor>>
+  try {
+    method = await verifySecondFactor(ctx, pending.userId, bodyString(ctx.request, "code") ?? "")
+  } catch (error) {
+    if (!ctx.wantsJson && error instanceof AuthError && SHOWN_ON_PAGE.has(error.type)) return challengePage(ctx, pending, error)
+    throw error
+  }
+  // The pending sign-in works once, on every process (a copied cookie cannot start a second session).
+  if (!(await ctx.config.store.claim(`2fa:pending:${pending.id}`, 2 * PENDING_SECONDS))) {
+    throw new TwoFactorExpired("This pending sign-in was completed already")
+  }
+  ctx.outCookies.push(...clearPending(ctx))
+  const { user, account, profile, isNewUser, notice } = pending
+  const facts = { amr: [...pending.amr, method === "totp" ? "otp" : "recovery"], authTime: Math.floor(Date.now() / 1000) }
+  return completeSignIn(ctx, { user, account, profile, isNewUser, notice }, pending.callbackUrl, facts)
+}

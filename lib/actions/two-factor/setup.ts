@@ -1,0 +1,126 @@
+/**
+ * `GET two-factor/setup` (signed-in users only; others sign in first and come back): enrolment
+ * when two-factor sign-in is off for the user (a new secret as a QR code drawn as inline SVG and
+ * as text, and a first code to confirm it), otherwise its management (recovery codes left; new
+ * recovery codes or turning it off, each with a current code or a recovery code).
+ *
+ * `POST two-factor/setup` with `intent`:
+ * - `enable`: the code must match the secret offered (carried sealed in the form, 10 minutes);
+ *   then the record is stored (secret sealed) with 10 recovery codes, shown once; `twoFactorEnabled`;
+ * - `regenerate`: 10 new recovery codes replace the old ones, shown once;
+ * - `disable`: the record and codes are removed; `twoFactorDisabled`.
+ */
+import QRCode from "qrcode"
+import type { Adapter, AdapterUser } from "../../adapters.js"
+import { AuthError, InvalidRequest, RateLimited, TwoFactorCodeInvalid, TwoFactorExpired } from "../../errors.js"
+import type { ResponseInternal } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { resolveCallbackUrl } from "../../core/callback-url.js"
+import { ensureCsrfToken } from "../../core/csrf.js"
+import { fireEvent } from "../../core/events.js"
+import { pageUrl } from "../../core/pages-url.js"
+import { bodyString, queryParam } from "../../core/request.js"
+import { redirect } from "../../core/response.js"
+import { decode, encode } from "../../jwt/index.js"
+import { signinErrorText } from "../../pages/messages.js"
+import { pageLocale, pageResponse } from "../../pages/page.js"
+import { enforceRateLimit, forgiveIdentifier } from "../../rate-limit/limiter.js"
+import { PENDING_SECONDS, TOTP_PERIOD, TOTP_WINDOW } from "../../two-factor/options.js"
+import { hashRecoveryCode, newRecoveryCodes } from "../../two-factor/recovery-codes.js"
+import { sealSecret } from "../../two-factor/secret-box.js"
+import { matchingStep, newSecret, otpauthUri } from "../../two-factor/totp.js"
+import { twoFactorRules, verifySecondFactor } from "../../two-factor/verify.js"
+import { currentStoredUser } from "../callback/users.js"
+
+type Storage = Required<Pick<Adapter, "getTwoFactor" | "enableTwoFactor" | "replaceRecoveryCodes" | "countRecoveryCodes" | "disableTwoFactor">>
+const SETUP_SALT = "gatehouse.two-factor.setup"
+const SHOWN_ON_PAGE = new Set(["TwoFactorCodeInvalid", "TwoFactorCodeReplayed", "RecoveryCodeUsed", "RateLimited"])
+
+const storage = (ctx: RequestContext) => ctx.config.adapter as Storage
+
+function render(ctx: RequestContext, model: Record<string, unknown>, error?: AuthError): ResponseInternal {
+  const chosen = pageLocale(ctx)
+  const full = { action: `${ctx.baseUrl}/two-factor/setup`, csrfToken: ensureCsrfToken(ctx), ...model, error: error ? signinErrorText(chosen.locale.messages, error.type) : undefined }
+  const status = error instanceof RateLimited ? 429 : error ? 400 : 200
+  return pageResponse(ctx, "two-factor-setup", chosen.locale.messages["twoFactor.setup.heading"], full, status, chosen)
+}
+
+/** The enrolment form for a new secret (or the same one again, after a wrong code). */
+async function enrolView(ctx: RequestContext, user: AdapterUser, callbackUrl: string, secret = newSecret(), error?: AuthError): Promise<ResponseInternal> {
+  const issuer = ctx.config.twoFactor?.issuer as string
+  const qrSvg = await QRCode.toString(otpauthUri(secret, issuer, user.email || user.name || user.id), { type: "svg", margin: 2, width: 224 })
+  const setupToken = await encode({ token: { sub: user.id, totp: secret }, secret: [...ctx.config.secrets], salt: SETUP_SALT, maxAge: PENDING_SECONDS })
+  // Groups of four, as authenticator apps accept them typed.
+  const shown = secret.match(/.{1,4}/g)?.join(" ") ?? secret
+  return render(ctx, { view: "enrol", qrSvg, secret: shown, setupToken, callbackUrl }, error)
+}
+
+async function manageView(ctx: RequestContext, user: AdapterUser, callbackUrl: string, error?: AuthError): Promise<ResponseInternal> {
+  return render(ctx, { view: "manage", remaining: await storage(ctx).countRecoveryCodes(user.id), callbackUrl }, error)
+}
+
+/** The signed-in user, or the redirect to sign in first (and come back here). */
+async function signedInUser(ctx: RequestContext, callbackUrl: string): Promise<AdapterUser | ResponseInternal> {
+  const user = await currentStoredUser(ctx)
+  if (user) return user
+  const back = `${ctx.baseUrl}/two-factor/setup?${new URLSearchParams({ callbackUrl })}`
+  return redirect(pageUrl(ctx, "signIn", new URLSearchParams({ callbackUrl: back })))
+}
+
+export async function twoFactorSetupPage(ctx: RequestContext): Promise<ResponseInternal> {
+  const callbackUrl = await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl"))
+  const user = await signedInUser(ctx, callbackUrl)
+  if (!("id" in user)) return user
+  if (await storage(ctx).getTwoFactor(user.id)) return manageView(ctx, user, callbackUrl)
+  return enrolView(ctx, user, callbackUrl)
+}
+
+async function enable(ctx: RequestContext, user: AdapterUser, callbackUrl: string): Promise<ResponseInternal> {
+  const opened = await decode<{ sub?: string; totp?: string }>({ token: bodyString(ctx.request, "setupToken"), secret: [...ctx.config.secrets], salt: SETUP_SALT }).catch(() => null)
+  if (!opened?.totp || opened.sub !== user.id) throw new TwoFactorExpired("The enrolment form expired or belongs to another user: open the setup page again")
+  const secret = opened.totp
+  const rules = twoFactorRules(ctx)
+  try {
+    await enforceRateLimit(ctx.config, "twoFactor", ctx.request.clientAddress, user.id, rules)
+    const step = matchingStep(secret, (bodyString(ctx.request, "code") ?? "").replace(/\s/g, ""))
+    if (step === null) throw new TwoFactorCodeInvalid("The confirmation code does not match the new secret")
+    // The confirming code cannot serve again as a sign-in code.
+    await ctx.config.store.claim(`2fa:step:${user.id}:${step}`, TOTP_PERIOD * (TOTP_WINDOW + 2))
+    await forgiveIdentifier(ctx.config, "twoFactor", user.id, rules)
+  } catch (error) {
+    if (!ctx.wantsJson && error instanceof AuthError && SHOWN_ON_PAGE.has(error.type)) return enrolView(ctx, user, callbackUrl, secret, error)
+    throw error
+  }
+  const codes = newRecoveryCodes()
+  await storage(ctx).enableTwoFactor({ userId: user.id, secret: await sealSecret(ctx.config, secret), enabledAt: new Date() }, codes.map(hashRecoveryCode))
+  await fireEvent(ctx.config, "twoFactorEnabled", { userId: user.id })
+  return render(ctx, { view: "codes", codes, callbackUrl })
+}
+
+async function change(ctx: RequestContext, user: AdapterUser, callbackUrl: string, intent: "regenerate" | "disable"): Promise<ResponseInternal> {
+  try {
+    await verifySecondFactor(ctx, user.id, bodyString(ctx.request, "code") ?? "")
+  } catch (error) {
+    if (!ctx.wantsJson && error instanceof AuthError && SHOWN_ON_PAGE.has(error.type)) return manageView(ctx, user, callbackUrl, error)
+    throw error
+  }
+  if (intent === "disable") {
+    await storage(ctx).disableTwoFactor(user.id)
+    await fireEvent(ctx.config, "twoFactorDisabled", { userId: user.id })
+    return render(ctx, { view: "off", callbackUrl })
+  }
+  const codes = newRecoveryCodes()
+  await storage(ctx).replaceRecoveryCodes(user.id, codes.map(hashRecoveryCode))
+  return render(ctx, { view: "codes", codes, callbackUrl })
+}
+
+export async function twoFactorSetupSubmit(ctx: RequestContext): Promise<ResponseInternal> {
+  const callbackUrl = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl"))
+  const user = await signedInUser(ctx, callbackUrl)
+  if (!("id" in user)) return user
+  const intent = bodyString(ctx.request, "intent")
+  const enrolled = await storage(ctx).getTwoFactor(user.id)
+  if (intent === "enable" && !enrolled) return enable(ctx, user, callbackUrl)
+  if ((intent === "regenerate" || intent === "disable") && enrolled) return change(ctx, user, callbackUrl, intent)
+  throw new InvalidRequest(`two-factor/setup: intent must be ${enrolled ? '"regenerate" or "disable"' : '"enable"'} (got ${JSON.stringify(intent ?? null)})`)
+}

@@ -1,0 +1,64 @@
+/**
+ * Where every sign-in meets two-factor sign-in (called by `completeSignIn` after the `signIn`
+ * callback accepted the first factor):
+ * - an enrolled user gets no session yet: the sign-in is parked in the pending cookie (and any
+ *   session cookie the browser had is cleared), and the browser goes to `<base>/two-factor`;
+ * - a user the `required` policy picks who is not enrolled gets the session, and is sent to
+ *   `<base>/two-factor/setup` first (then on to where the sign-in was going);
+ * - everyone else signs in as before.
+ */
+import type { Adapter } from "../adapters.js"
+import type { Account, ResponseInternal, User } from "../types.js"
+import type { RequestContext } from "../core/context.js"
+import { redirect } from "../core/response.js"
+import { clearChunked } from "../session/chunks.js"
+import { writePending } from "./pending.js"
+
+/** The first factor as an RFC 8176 `amr` value. */
+export function firstFactorAmr(account: Account | undefined): string {
+  switch (account?.type) {
+    case "credentials":
+      return "pwd"
+    case "email":
+      return "email"
+    case "webauthn":
+      return "hwk"
+    default:
+      return "oauth"
+  }
+}
+
+export interface GateInput {
+  user: User
+  account: Account
+  profile?: unknown
+  isNewUser?: boolean
+  notice?: "AccountReclaimed"
+}
+
+export type GateOutcome = { kind: "pending"; response: ResponseInternal } | { kind: "enrol" } | { kind: "none" }
+
+export async function twoFactorGate(ctx: RequestContext, result: GateInput, callbackUrl: string, amr: string[]): Promise<GateOutcome> {
+  const { twoFactor } = ctx.config
+  const userId = result.user.id
+  if (!twoFactor || !userId) return { kind: "none" }
+  const enrolled = await (ctx.config.adapter as Required<Pick<Adapter, "getTwoFactor">>).getTwoFactor(userId)
+  if (!enrolled) return (await twoFactor.required(result.user)) ? { kind: "enrol" } : { kind: "none" }
+  await writePending(ctx, {
+    userId,
+    user: result.user,
+    account: result.account,
+    ...(result.profile !== undefined && { profile: result.profile as Record<string, unknown> }),
+    ...(result.isNewUser !== undefined && { isNewUser: result.isNewUser }),
+    ...(result.notice && { notice: result.notice }),
+    callbackUrl,
+    amr,
+  })
+  ctx.outCookies.push(...clearChunked(ctx.cookies.sessionToken, ctx.request.cookies))
+  return { kind: "pending", response: redirect(`${ctx.baseUrl}/two-factor`) }
+}
+
+/** The enrolment page, then back to where the sign-in was going. */
+export function enrolmentUrl(ctx: RequestContext, callbackUrl: string): string {
+  return `${ctx.baseUrl}/two-factor/setup?${new URLSearchParams({ callbackUrl })}`
+}
