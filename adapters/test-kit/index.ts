@@ -14,6 +14,7 @@ import { sessionListingChecks } from "./session-listing.js"
 import { tokenChecks } from "./tokens.js"
 import { linkingChecks } from "./linking.js"
 import { accountTokenChecks } from "./account-tokens.js"
+import { passwordChecks } from "./passwords.js"
 import { userChecks } from "./users.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
@@ -47,6 +48,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("verification tokens and authenticators", () => tokenChecks(context))
     describe("accounts and passkeys of a user (Gatehouse extensions)", () => linkingChecks(context))
     describe("refreshed provider tokens (Gatehouse extension)", () => accountTokenChecks(context))
+    describe("password hashes (Gatehouse extension)", () => passwordChecks(context))
   })
 }
 
