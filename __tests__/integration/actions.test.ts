@@ -55,11 +55,12 @@ describe("GET session", () => {
     expect(response.text).toBe("null")
   })
 
-  test("returns only user.name/email/image and expires after sign-in", async () => {
+  test("returns only user.name/email/image, expires and how and when the user signed in (amr, authTime: issue #16)", async () => {
     const agent = agentFor(makeApp(testConfig()))
     await signedIn(agent)
     const response = await agent.get("/auth/session").expect(200)
-    expect(Object.keys(response.body).sort()).toEqual(["expires", "user"])
+    expect(Object.keys(response.body).sort()).toEqual(["amr", "authTime", "expires", "user"])
+    expect(response.body.amr).toEqual(["pwd"])
     expect(response.body.user).toEqual({ name: "Alice", email: "alice@example.com", image: "https://img.example/alice.png" })
     expect(Object.keys(response.body.user).sort()).toEqual(["email", "image", "name"])
     expect(new Date(response.body.expires).toISOString()).toBe(response.body.expires)

@@ -53,14 +53,14 @@ describe("redirect callback", () => {
 })
 
 describe("jwt callback", () => {
-  test("at sign-in receives a token with only name, email, picture and sub, plus user and credentials account", async () => {
+  test("at sign-in receives a token with only name, email, picture, sub and the sign-in facts (amr, authTime: issue #16), plus user and credentials account", async () => {
     const jwt = jest.fn(({ token }: JwtCallbackParams) => token)
     await signedIn(agentFor(makeApp(testConfig({ callbacks: { jwt } }))))
     expect(jwt).toHaveBeenCalledTimes(1)
     const params = jwt.mock.calls[0]![0]
     expect(params.trigger).toBe("signIn")
-    expect(params.token).toEqual({ name: "Alice", email: "alice@example.com", picture: "https://img.example/alice.png", sub: "user-alice" })
-    expect(Object.keys(params.token).sort()).toEqual(["email", "name", "picture", "sub"])
+    expect(params.token).toEqual({ name: "Alice", email: "alice@example.com", picture: "https://img.example/alice.png", sub: "user-alice", amr: ["pwd"], authTime: expect.any(Number) })
+    expect(Object.keys(params.token).sort()).toEqual(["amr", "authTime", "email", "name", "picture", "sub"])
     expect(params.user).toEqual(ALICE)
     expect(params.account).toEqual({ type: "credentials", provider: "credentials", providerAccountId: "user-alice" })
   })
@@ -137,7 +137,8 @@ describe("session callback", () => {
     const signIn = await signedIn(agent)
     expect((await openSession(sessionValue(signIn)))?.role).toBe("admin")
     const response = await agent.get("/auth/session").expect(200)
-    expect(Object.keys(response.body).sort()).toEqual(["expires", "user"])
+    // Issue #16 adds how and when the user signed in (amr, authTime); nothing of the token's own claims.
+    expect(Object.keys(response.body).sort()).toEqual(["amr", "authTime", "expires", "user"])
     expect(Object.keys(response.body.user).sort()).toEqual(["email", "image", "name"])
     expect(response.text).not.toContain("admin")
     expect(response.text).not.toContain("user-alice")

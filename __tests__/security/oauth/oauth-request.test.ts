@@ -105,11 +105,15 @@ describe("OAUTH-10 tokens do not leak after the callback", () => {
     expect(res.text ?? "").toBe("")
     for (const value of [back.searchParams.get("code"), back.searchParams.get("state")]) expect(JSON.stringify(res.headers)).not.toContain(value)
     const session = await call(app, "GET", "/auth/session", { cookie: jar.header() })
-    expect(Object.keys(session.body).sort()).toEqual(["expires", "user"])
+    // Issue #16 adds how and when the user signed in (amr: ["oauth"], authTime).
+    expect(Object.keys(session.body).sort()).toEqual(["amr", "authTime", "expires", "user"])
+    expect(session.body.amr).toEqual(["oauth"])
     expect(Object.keys(session.body.user).sort()).toEqual(["email", "image", "name"])
     expect(session.text).not.toMatch(/access_token|id_token|refresh_token|eyJ/)
     const sealed = await open(jar.get(SESSION) as string)
-    expect(Object.keys(sealed ?? {}).sort()).toEqual(["email", "exp", "iat", "jti", "name", "picture", "sub"])
+    // Issue #17: without an adapter the provider's tokens (and the provider's id) are kept for
+    // getAccessToken inside the encrypted cookie, never in the session the client reads (above).
+    expect(Object.keys(sealed ?? {}).sort()).toEqual(["amr", "authTime", "email", "exp", "iat", "name", "picture", "providerTokens", "sid", "signInProvider", "sub"])
   })
 })
 

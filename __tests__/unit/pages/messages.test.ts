@@ -51,7 +51,11 @@ describe("the tables", () => {
         // Issue #12: a proving sign-in refused because an unproven account holds the address.
         "UnverifiedAccountExists",
         // Issue #15: deleting the account after a stale sign-in.
-        "RecentSignInRequired"].sort(),
+        "RecentSignInRequired",
+        // Issue #18: a password sign-in before the address is verified.
+        "EmailNotVerified",
+        // Issue #16: the second factor refused, or its pending sign-in expired.
+        "TwoFactorCodeInvalid", "TwoFactorCodeReplayed", "TwoFactorExpired", "RecoveryCodeUsed"].sort(),
     )
   })
 
