@@ -132,4 +132,20 @@ describe("the pages", () => {
     expect((await useLink(agent, first.link)).status).toBe(302)
     expect((await signIn(site.agent(), "nina@example.com", "the squatter's own password")).headers.location).toContain("error=CredentialsSignin")
   })
+
+  it("a reset link proves the address: another way in that someone set up before the owner proved it is removed (account linking policy)", async () => {
+    const site = await startPasswordSite()
+    const adapter = site.adapter
+    const squatter = await adapter.createUser!({ id: "squatted", email: "olga@example.com", emailVerified: null, name: null, image: null })
+    await adapter.linkAccount!({ userId: squatter.id, type: "oauth", provider: "github", providerAccountId: "gh-squatter" })
+    const agent = site.agent()
+    await post(agent, "/auth/forgot-password", { email: "olga@example.com" })
+    const { link } = await mailAt(site, 0)
+    const reset = await useLink(agent, link, { password: GOOD_PASSWORD })
+    expect(reset.status).toBe(302)
+    expect(new URL(reset.headers.location!).pathname).toBe("/auth/notice")
+    expect(await adapter.getUserByAccount!({ provider: "github", providerAccountId: "gh-squatter" })).toBeNull()
+    expect((await adapter.getUser!("squatted"))?.emailVerified).toBeInstanceOf(Date)
+    expect(await sessionUser(agent)).toMatchObject({ email: "olga@example.com" })
+  })
 })

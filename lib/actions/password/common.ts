@@ -3,7 +3,10 @@
  * need (a named error when missing), the posted fields, and work done after the answer.
  */
 import { AuthError, InvalidRequest, MissingAdapter, MissingAdapterMethods, UnknownAction } from "../../errors.js"
-import type { Adapter, AdapterAccount } from "../../adapters.js"
+import type { Adapter, AdapterAccount, AdapterUser } from "../../adapters.js"
+import type { Account } from "../../types.js"
+import { fireEvent } from "../../core/events.js"
+import { claimProvenAddress } from "../../linking/unproven-user.js"
 import type { RequestContext } from "../../core/context.js"
 import { bodyString } from "../../core/request.js"
 import { normalizeEmail } from "../../providers/email/identifier.js"
@@ -72,4 +75,17 @@ export function passwordAccount(provider: PasswordProviderConfig, userId: string
 export async function ensureLinked(adapter: PasswordAdapter, provider: PasswordProviderConfig, userId: string): Promise<void> {
   const linked = await adapter.getUserByAccount({ provider: provider.id, providerAccountId: userId })
   if (!linked) await adapter.linkAccount(passwordAccount(provider, userId) as unknown as AdapterAccount)
+}
+
+/**
+ * A mailed link was used: the address is proven. A user whose address nobody had proved goes
+ * through the account-linking policy first (lib/linking/unproven-user.ts: methods someone set up
+ * before the owner came are removed, or the sign-in is refused), then is marked verified.
+ */
+export async function proveAddress(ctx: RequestContext, adapter: PasswordAdapter, provider: PasswordProviderConfig, found: AdapterUser): Promise<{ user: AdapterUser; reclaimed: boolean }> {
+  if (found.emailVerified) return { user: found, reclaimed: false }
+  const claimed = await claimProvenAddress(ctx, found, passwordAccount(provider, found.id) as unknown as Account)
+  const user = await adapter.updateUser({ id: claimed.user.id, emailVerified: new Date() })
+  await fireEvent(ctx.config, "updateUser", { user })
+  return { user, reclaimed: claimed.reclaimed }
 }

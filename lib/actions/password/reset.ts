@@ -8,7 +8,6 @@ import { PasswordLinkInvalid } from "../../errors.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
-import { fireEvent } from "../../core/events.js"
 import { bodyString, queryParam } from "../../core/request.js"
 import { redirect } from "../../core/response.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
@@ -18,7 +17,7 @@ import { acceptNewPassword } from "../../password/policy.js"
 import type { PasswordProviderConfig } from "../../password/options.js"
 import { endUserSessions } from "../../sessions/revoke-user.js"
 import { authorizeSignIn, completeSignIn } from "../callback/login.js"
-import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider, requiredField } from "./common.js"
+import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider, proveAddress, requiredField } from "./common.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 
 function resetPage(ctx: RequestContext, provider: PasswordProviderConfig, hidden: Record<string, string>, error?: unknown, status?: number): ResponseInternal {
@@ -61,13 +60,12 @@ export async function resetPost(ctx: RequestContext): Promise<ResponseInternal> 
   const found = await adapter.getUser(uid)
   if (!found) return resetPage(ctx, provider, {}, new PasswordLinkInvalid("The user of this link is gone"), 400)
   await adapter.setPasswordHash(found.id, hash)
-  const user = found.emailVerified ? found : await adapter.updateUser({ id: found.id, emailVerified: new Date() })
-  if (!found.emailVerified) await fireEvent(ctx.config, "updateUser", { user })
+  const { user, reclaimed } = await proveAddress(ctx, adapter, provider, found)
   await ensureLinked(adapter, provider, user.id)
   // Whoever knew the old password is signed out everywhere; this browser gets a new session.
   await endUserSessions(ctx.config, user.id)
   ctx.callbackUrl = callbackUrl
-  const result = { user, account: passwordAccount(provider, user.id) }
+  const result = { user, account: passwordAccount(provider, user.id), ...(reclaimed && { notice: "AccountReclaimed" as const }) }
   const elsewhere = await authorizeSignIn(ctx, result)
   if (elsewhere) return redirect(elsewhere)
   return completeSignIn(ctx, result, callbackUrl)

@@ -7,14 +7,13 @@ import { PasswordLinkInvalid } from "../../errors.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
-import { fireEvent } from "../../core/events.js"
 import { bodyString, queryParam } from "../../core/request.js"
 import { redirect } from "../../core/response.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { consumeLink } from "../../password/links.js"
 import type { PasswordProviderConfig } from "../../password/options.js"
 import { authorizeSignIn, completeSignIn } from "../callback/login.js"
-import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider } from "./common.js"
+import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider, proveAddress } from "./common.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 
 function verifyPage(ctx: RequestContext, provider: PasswordProviderConfig, hidden: Record<string, string>, error?: unknown, status?: number): ResponseInternal {
@@ -50,11 +49,10 @@ export async function verifyEmailPost(ctx: RequestContext): Promise<ResponseInte
   }
   const found = await adapter.getUser(uid)
   if (!found) return verifyPage(ctx, provider, {}, new PasswordLinkInvalid("The user of this link is gone"), 400)
-  const user = found.emailVerified ? found : await adapter.updateUser({ id: found.id, emailVerified: new Date() })
-  if (!found.emailVerified) await fireEvent(ctx.config, "updateUser", { user })
+  const { user, reclaimed } = await proveAddress(ctx, adapter, provider, found)
   await ensureLinked(adapter, provider, user.id)
   ctx.callbackUrl = callbackUrl
-  const result = { user, account: passwordAccount(provider, user.id), isNewUser: true }
+  const result = { user, account: passwordAccount(provider, user.id), isNewUser: true, ...(reclaimed && { notice: "AccountReclaimed" as const }) }
   const elsewhere = await authorizeSignIn(ctx, result)
   if (elsewhere) return redirect(elsewhere)
   return completeSignIn(ctx, result, callbackUrl)
