@@ -13,6 +13,7 @@ import { SessionTokenError } from "../errors.js"
 import { clearChunked, readChunked, writeChunked, type CookieJar } from "./chunks.js"
 import type { SessionResult, SessionUpdate } from "./cookie-strategy.js"
 import { presentSession } from "./session-callback.js"
+import { sessionAmr } from "../two-factor/facts.js"
 import { storesSessionFacts } from "../sessions/adapter.js"
 import { databaseSessionId, type ClientInfo } from "../sessions/ids.js"
 import { announce, runtimeOf } from "../sessions/runtime.js"
@@ -72,7 +73,8 @@ async function lookUp(config: ResolvedConfig, sessionToken: string, now: number)
   if (cached) return cached
   const found = await adapterOf(config).getSessionAndUser(sessionToken)
   if (!found) return null
-  const entry = { ...found, sid: databaseSessionId(sessionToken) }
+  const sid = databaseSessionId(sessionToken)
+  const entry = { ...found, sid, amr: await sessionAmr(config, sid) }
   cache.set(sessionToken, entry, now)
   return entry
 }
@@ -125,7 +127,8 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
   // When the session started is when the user signed in (issue #16: `auth.authTime`, epoch seconds).
   const started = found.session.createdAt
   const authTime = started instanceof Date && !Number.isNaN(started.getTime()) ? { authTime: Math.floor(started.getTime() / 1000) } : {}
-  const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString(), ...authTime }
+  const facts = { ...authTime, ...(found.amr && { amr: found.amr }) }
+  const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString(), ...facts }
   const session = await presentSession(config, base, { user }, update)
   return session ? { session, token: null, cookies, identity: { userId: user.id, sid: found.sid, sessionToken } } : signedOut(false)
 }

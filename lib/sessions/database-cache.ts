@@ -14,6 +14,8 @@ export interface CachedSession {
   user: AdapterUser
   /** The public session id (derived from the token). */
   sid: string
+  /** How the user signed in (issue #16), when recorded. */
+  amr?: string[]
 }
 
 interface Entry extends CachedSession {

@@ -19,6 +19,7 @@ import { recordCookieSession, withSessionId } from "../../sessions/registry.js"
 import { refreshStoredAccountTokens, withSignInTokens } from "../../tokens/sign-in.js"
 import { recordProviderSession } from "../../federation/provider-sessions.js"
 import { enrolmentUrl, firstFactorAmr, twoFactorGate } from "../../two-factor/gate.js"
+import { recordSessionAmr } from "../../two-factor/facts.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -76,7 +77,7 @@ async function endPreviousSession(ctx: RequestContext, userId: string): Promise<
 }
 
 /** The cookies of a new database session for the signed-in (stored) user. */
-async function startDatabaseSession(ctx: RequestContext, user: User, account?: Account): Promise<void> {
+async function startDatabaseSession(ctx: RequestContext, user: User, account: Account | undefined, facts: SignInFacts): Promise<void> {
   const userId = user.id
   if (!userId) throw new SessionTokenError("A database session needs a stored user with an id")
   await endPreviousSession(ctx, userId)
@@ -84,6 +85,7 @@ async function startDatabaseSession(ctx: RequestContext, user: User, account?: A
   ctx.outCookies.push(...cookies)
   // Back-channel logout finds this session by the provider's sid/sub (issue #17).
   const sessionToken = cookies.find((cookie) => cookie.name === ctx.cookies.sessionToken.name)?.value
+  if (sessionToken) await recordSessionAmr(ctx.config, databaseSessionId(sessionToken), facts.amr, ctx.config.session.maxAge)
   if (account && sessionToken) await recordProviderSession(ctx.config, account, databaseSessionId(sessionToken), userId, Date.now() + ctx.config.session.maxAge * 1000)
 }
 
@@ -115,7 +117,7 @@ export async function completeSignIn(ctx: RequestContext, result: SignInResult, 
   const gate = passed ? { kind: "none" as const } : await twoFactorGate(ctx, result, callbackUrl, facts.amr)
   if (gate.kind === "pending") return gate.response
   if (config.session.strategy === "database") {
-    await startDatabaseSession(ctx, result.user, result.account)
+    await startDatabaseSession(ctx, result.user, result.account, facts)
   } else {
     await startCookieSession(ctx, result, facts)
   }
