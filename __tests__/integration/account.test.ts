@@ -10,6 +10,8 @@ import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory
 import { deleteAccount, unlinkAccount } from "../../lib/index.js"
 import OIDC from "../../lib/providers/oidc.js"
 import Passkey from "../../lib/providers/passkey.js"
+import Nodemailer from "../../lib/providers/nodemailer.js"
+import { linkIn, startSmtp, type SmtpSink } from "../helpers/smtp.js"
 import type { AuthConfig } from "../../lib/types.js"
 import { USERS, credentials, csrfToken, findCookie, isCleared, makeApp, request, signInAs, testConfig, type Agent } from "../helpers/app.js"
 
@@ -271,5 +273,72 @@ describe("POST account/delete", () => {
     const res = await post(agent, "delete", {}, true)
     expect(res.status).toBe(400)
     expect(await adapter.getUser(ALICE.id!)).not.toBeNull()
+  })
+})
+
+describe("changing the email address (a confirmation link to the new address, real SMTP sink)", () => {
+  const sinks: SmtpSink[] = []
+  afterEach(async () => {
+    for (const sink of sinks.splice(0)) await sink.close()
+  })
+
+  async function mailSite() {
+    const smtp = await startSmtp()
+    sinks.push(smtp)
+    const built = site({ providers: [credentials(), Nodemailer({ server: smtp.url })] })
+    return { ...built, smtp }
+  }
+
+  it("the link goes to the new address only; the old one keeps working until the link's button is pressed; then the new one is the user's, proven", async () => {
+    const { app, adapter, smtp, events } = await mailSite()
+    const agent = await signedIn(app)
+    const asked = await post(agent, "email", { email: "Alice.New@Example.com" })
+    expect(String(asked.headers.location)).toMatch(/saved=email$/)
+    expect((await agent.get("/auth/account?saved=email")).text).toContain("If that address can be used, we sent it a link.")
+    const [mail] = await smtp.waitFor(1)
+    expect(mail!.envelope.to).toEqual(["alice.new@example.com"])
+    expect(mail!.mail.subject).toMatch(/^Confirm your new email address/)
+    const link = linkIn(mail!)
+    expect(link.pathname).toBe("/auth/account/confirm-email")
+    // Not yet: the old address is still the user's.
+    expect((await adapter.getUser(ALICE.id!))?.email).toBe(ALICE.email)
+    // Opening the link changes nothing (scanners GET too); its page has the button.
+    const page = await agent.get(`${link.pathname}${link.search}`)
+    expect(page.status).toBe(200)
+    expect(page.text).toContain("Use alice.new@example.com for my account")
+    expect((await adapter.getUser(ALICE.id!))?.email).toBe(ALICE.email)
+    const confirmed = await post(agent, "confirm-email", { token: link.searchParams.get("token")!, email: link.searchParams.get("email")! })
+    expect(String(confirmed.headers.location)).toMatch(/saved=confirm-email$/)
+    const user = await adapter.getUser(ALICE.id!)
+    expect(user).toMatchObject({ email: "alice.new@example.com" })
+    expect(user?.emailVerified).toBeInstanceOf(Date)
+    expect(events.updateUser).toHaveBeenCalledWith({ user: expect.objectContaining({ email: "alice.new@example.com" }) })
+    // Single use: the same link again is refused on the page.
+    const again = await post(agent, "confirm-email", { token: link.searchParams.get("token")!, email: link.searchParams.get("email")! })
+    expect(String(again.headers.location)).toMatch(/error=Verification$/)
+  })
+
+  it("another user's link, a forged token, or an address someone holds: refused or silent, nothing changes", async () => {
+    const { app, adapter, smtp } = await mailSite()
+    const alice = await signedIn(app)
+    const bob = await signedIn(app, "bob")
+    await post(alice, "email", { email: "shared@example.com" })
+    const link = linkIn((await smtp.waitFor(1))[0]!)
+    // Bob holds alice's link: it is bound to alice.
+    const stolen = await post(bob, "confirm-email", { token: link.searchParams.get("token")!, email: "shared@example.com" }, true)
+    expect(stolen.status).toBe(400)
+    expect(stolen.body.error.type).toBe("Verification")
+    const forged = await post(alice, "confirm-email", { token: "f".repeat(64), email: "shared@example.com" }, true)
+    expect(forged.body.error.type).toBe("Verification")
+    // Bob's own address: the same answer as any other, and no mail is sent.
+    const taken = await post(alice, "email", { email: BOB.email! })
+    expect(String(taken.headers.location)).toMatch(/saved=email$/)
+    await new Promise((resume) => setTimeout(resume, 300))
+    expect(smtp.messages).toHaveLength(1)
+    // A malformed address is explained on the page.
+    const bad = await post(alice, "email", { email: "two@a.example, three@b.example" })
+    expect(String(bad.headers.location)).toMatch(/error=EmailSignInError$/)
+    expect((await adapter.getUser(ALICE.id!))?.email).toBe(ALICE.email)
+    expect((await adapter.getUser(BOB.id!))?.email).toBe(BOB.email)
   })
 })

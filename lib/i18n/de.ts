@@ -99,6 +99,15 @@ export const de: Messages = {
   "account.error.InvalidRequest": "Geben Sie einen Namen mit 1 bis 100 Zeichen ein.",
   "account.error.SessionNotFound": "Dieses Gerät ist nicht bei Ihrem Konto angemeldet.",
 
+  "account.email.label": "Neue E-Mail-Adresse",
+  "account.email.button": "Bestätigungslink senden",
+  "account.email.sent": "Wenn diese Adresse verwendet werden kann, haben wir ihr einen Link geschickt. Ihre Adresse ändert sich, sobald der Link verwendet wird; bis dahin gilt die bisherige.",
+  "account.email.confirmHeading": "Neue E-Mail-Adresse bestätigen",
+  "account.email.confirmButton": "{email} für mein Konto verwenden",
+  "account.email.changed": "Ihre E-Mail-Adresse wurde geändert.",
+  "account.error.EmailSignInError": "Geben Sie eine gültige E-Mail-Adresse ein.",
+  "account.error.Verification": "Dieser Bestätigungslink funktioniert nicht mehr. Fordern Sie einen neuen an.",
+
   "signout.heading": "Abmelden",
   "signout.question": "Möchten Sie sich wirklich abmelden?",
   "signout.button": "Abmelden",
@@ -138,6 +147,12 @@ export const de: Messages = {
   "error.default.heading": "Etwas ist schiefgelaufen",
   "error.default.message": "Die Anfrage konnte nicht abgeschlossen werden. Bitte versuchen Sie es erneut.",
 
+  "email.change.subject": "Neue E-Mail-Adresse für {site} bestätigen",
+  "email.change.heading": "Neue E-Mail-Adresse bestätigen",
+  "email.change.intro": "Mit dieser Schaltfläche wird {identifier} die E-Mail-Adresse Ihres Kontos.",
+  "email.change.textIntro": "Öffnen Sie diesen Link, damit {identifier} die E-Mail-Adresse Ihres Kontos wird:",
+  "email.change.button": "Adresse bestätigen",
+  "email.change.expires": "Der Link funktioniert nur einmal und läuft am {expires} ab. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail: Es ändert sich nichts.",
   "email.subject": "Bei {site} anmelden",
   "email.heading": "Bei {site} anmelden",
   "email.intro": "Mit dieser Schaltfläche melden Sie sich als {identifier} an.",

@@ -101,6 +101,15 @@ export const en = {
   "account.error.InvalidRequest": "Enter a name of 1 to 100 characters.",
   "account.error.SessionNotFound": "That device is not signed in to your account.",
 
+  "account.email.label": "New email address",
+  "account.email.button": "Email me a confirmation link",
+  "account.email.sent": "If that address can be used, we sent it a link. Your address changes when the link is used; until then, the current one keeps working.",
+  "account.email.confirmHeading": "Confirm your new email address",
+  "account.email.confirmButton": "Use {email} for my account",
+  "account.email.changed": "Your email address was changed.",
+  "account.error.EmailSignInError": "Enter one valid email address.",
+  "account.error.Verification": "That confirmation link no longer works. Ask for a new one.",
+
   "signout.heading": "Sign out",
   "signout.question": "Are you sure you want to sign out?",
   "signout.button": "Sign out",
@@ -140,6 +149,12 @@ export const en = {
   "error.default.heading": "Something went wrong",
   "error.default.message": "We could not complete that request. Please try again.",
 
+  "email.change.subject": "Confirm your new email address for {site}",
+  "email.change.heading": "Confirm your new email address",
+  "email.change.intro": "Use this button to make {identifier} the email address of your account.",
+  "email.change.textIntro": "Open this link to make {identifier} the email address of your account:",
+  "email.change.button": "Confirm this address",
+  "email.change.expires": "The link works once and expires {expires}. If you did not ask for it, ignore this email: nothing changes.",
   "email.subject": "Sign in to {site}",
   "email.heading": "Sign in to {site}",
   "email.intro": "Use this button to sign in as {identifier}.",

@@ -99,6 +99,15 @@ export const es: Messages = {
   "account.error.InvalidRequest": "Escribe un nombre de 1 a 100 caracteres.",
   "account.error.SessionNotFound": "Ese dispositivo no tiene una sesión de tu cuenta.",
 
+  "account.email.label": "Nueva dirección de correo",
+  "account.email.button": "Enviarme un enlace de confirmación",
+  "account.email.sent": "Si esa dirección se puede usar, le hemos enviado un enlace. Tu dirección cambia cuando se use el enlace; hasta entonces, sigue valiendo la actual.",
+  "account.email.confirmHeading": "Confirma tu nueva dirección de correo",
+  "account.email.confirmButton": "Usar {email} para mi cuenta",
+  "account.email.changed": "Tu dirección de correo se ha cambiado.",
+  "account.error.EmailSignInError": "Escribe una dirección de correo válida.",
+  "account.error.Verification": "Ese enlace de confirmación ya no funciona. Pide uno nuevo.",
+
   "signout.heading": "Cerrar sesión",
   "signout.question": "¿Seguro que quieres cerrar sesión?",
   "signout.button": "Cerrar sesión",
@@ -138,6 +147,12 @@ export const es: Messages = {
   "error.default.heading": "Algo salió mal",
   "error.default.message": "No pudimos completar la solicitud. Inténtalo de nuevo.",
 
+  "email.change.subject": "Confirma tu nueva dirección de correo para {site}",
+  "email.change.heading": "Confirma tu nueva dirección de correo",
+  "email.change.intro": "Usa este botón para que {identifier} sea la dirección de correo de tu cuenta.",
+  "email.change.textIntro": "Abre este enlace para que {identifier} sea la dirección de correo de tu cuenta:",
+  "email.change.button": "Confirmar esta dirección",
+  "email.change.expires": "El enlace solo funciona una vez y caduca el {expires}. Si no lo has solicitado, ignora este correo: no cambia nada.",
   "email.subject": "Inicia sesión en {site}",
   "email.heading": "Inicia sesión en {site}",
   "email.intro": "Usa este botón para iniciar sesión como {identifier}.",

@@ -99,6 +99,15 @@ export const fr: Messages = {
   "account.error.InvalidRequest": "Saisissez un nom de 1 à 100 caractères.",
   "account.error.SessionNotFound": "Cet appareil n’est pas connecté à votre compte.",
 
+  "account.email.label": "Nouvelle adresse e-mail",
+  "account.email.button": "Recevoir un lien de confirmation",
+  "account.email.sent": "Si cette adresse peut être utilisée, nous lui avons envoyé un lien. Votre adresse change quand le lien est utilisé ; d’ici là, l’actuelle reste valable.",
+  "account.email.confirmHeading": "Confirmez votre nouvelle adresse e-mail",
+  "account.email.confirmButton": "Utiliser {email} pour mon compte",
+  "account.email.changed": "Votre adresse e-mail a été modifiée.",
+  "account.error.EmailSignInError": "Saisissez une adresse e-mail valide.",
+  "account.error.Verification": "Ce lien de confirmation ne fonctionne plus. Demandez-en un nouveau.",
+
   "signout.heading": "Se déconnecter",
   "signout.question": "Voulez-vous vraiment vous déconnecter\u00a0?",
   "signout.button": "Se déconnecter",
@@ -138,6 +147,12 @@ export const fr: Messages = {
   "error.default.heading": "Une erreur s’est produite",
   "error.default.message": "Nous n’avons pas pu traiter cette demande. Veuillez réessayer.",
 
+  "email.change.subject": "Confirmez votre nouvelle adresse e-mail pour {site}",
+  "email.change.heading": "Confirmez votre nouvelle adresse e-mail",
+  "email.change.intro": "Utilisez ce bouton pour que {identifier} devienne l’adresse e-mail de votre compte.",
+  "email.change.textIntro": "Ouvrez ce lien pour que {identifier} devienne l’adresse e-mail de votre compte :",
+  "email.change.button": "Confirmer cette adresse",
+  "email.change.expires": "Le lien ne sert qu’une fois et expire le {expires}. Si vous ne l’avez pas demandé, ignorez cet e-mail : rien ne change.",
   "email.subject": "Connexion à {site}",
   "email.heading": "Connexion à {site}",
   "email.intro": "Utilisez ce bouton pour vous connecter en tant que {identifier}.",

@@ -99,6 +99,15 @@ export const ja: Messages = {
   "account.error.InvalidRequest": "1〜100文字の名前を入力してください。",
   "account.error.SessionNotFound": "そのデバイスはあなたのアカウントにログインしていません。",
 
+  "account.email.label": "新しいメールアドレス",
+  "account.email.button": "確認リンクをメールで受け取る",
+  "account.email.sent": "そのアドレスが使用できる場合は、リンクを送りました。リンクが使われるとアドレスが変わります。それまでは現在のアドレスが有効です。",
+  "account.email.confirmHeading": "新しいメールアドレスの確認",
+  "account.email.confirmButton": "{email} をアカウントに使う",
+  "account.email.changed": "メールアドレスを変更しました。",
+  "account.error.EmailSignInError": "有効なメールアドレスを1つ入力してください。",
+  "account.error.Verification": "この確認リンクはもう使えません。新しいリンクを依頼してください。",
+
   "signout.heading": "ログアウト",
   "signout.question": "ログアウトしてもよろしいですか？",
   "signout.button": "ログアウト",
@@ -138,6 +147,12 @@ export const ja: Messages = {
   "error.default.heading": "問題が発生しました",
   "error.default.message": "リクエストを完了できませんでした。もう一度お試しください。",
 
+  "email.change.subject": "{site} の新しいメールアドレスを確認してください",
+  "email.change.heading": "新しいメールアドレスの確認",
+  "email.change.intro": "このボタンを押すと、{identifier} がアカウントのメールアドレスになります。",
+  "email.change.textIntro": "{identifier} をアカウントのメールアドレスにするには、次のリンクを開いてください：",
+  "email.change.button": "このアドレスを確認",
+  "email.change.expires": "このリンクは1回だけ使用でき、{expires} に有効期限が切れます。心当たりがない場合は、このメールを無視してください（何も変更されません）。",
   "email.subject": "{site} へのログイン",
   "email.heading": "{site} へのログイン",
   "email.intro": "{identifier} としてログインするには、このボタンを押してください。",

@@ -10,8 +10,11 @@ export interface AccountModel {
   base: string
   back: string
   error?: string
-  saved: boolean
+  /** What was just saved (`name`, `email`, `confirm-email`, …), for the status line. */
+  saved?: string
   user: { name: string; email: string }
+  /** An email provider can send the confirmation link of a new address. */
+  emailChange: boolean
   providers: Array<{ id: string; name: string; linked: boolean }>
   passkeys?: { items: Array<{ id: string; label: string }>; addUrl: string }
   devices?: Array<{ id: string; current: boolean; label: string; ip: string | null; since: string | null }>
@@ -29,7 +32,7 @@ export function deviceLabel(userAgent: string | null): string | null {
 export async function accountModel(
   ctx: RequestContext,
   holder: AccountHolder,
-  input: { csrfToken: string; t: Messages; tag: string; error?: string; saved: boolean },
+  input: { csrfToken: string; t: Messages; tag: string; error?: string; saved?: string },
 ): Promise<AccountModel> {
   const { config } = ctx
   const base = ctx.baseUrl
@@ -48,6 +51,7 @@ export async function accountModel(
     error: input.error,
     saved: input.saved,
     user: { name: holder.user.name ?? "", email: holder.user.email },
+    emailChange: config.providers.list.some((provider) => provider.type === "email"),
     providers,
     passkeys: hasPasskeys
       ? {

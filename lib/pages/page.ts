@@ -45,6 +45,7 @@ const TITLES: Readonly<Record<string, keyof Messages>> = Object.freeze({
   "two-factor": "twoFactor.heading",
   "two-factor-setup": "twoFactor.setup.heading",
   account: "account.heading",
+  "account-confirm-email": "account.email.confirmHeading",
   "password-signup": "password.signup.heading",
   "password-verify": "password.verify.heading",
   "password-forgot": "password.forgot.heading",

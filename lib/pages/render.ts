@@ -10,6 +10,7 @@ import { pageTexts, type PageTexts } from "./texts.js"
 
 export type PageTemplate =
   | "account"
+  | "account-confirm-email"
   | "signin"
   | "signout"
   | "error"

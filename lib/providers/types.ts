@@ -147,6 +147,11 @@ export interface SendVerificationRequestParams {
   code?: string
   /** When the code stops working (at most `expires`); undefined without a code. */
   codeExpires?: Date
+  /**
+   * What the link does: "signIn" (the default, a magic link) or "changeEmail" (the account page's
+   * confirmation of a new address, issue #15). Custom senders word the mail for it.
+   */
+  purpose?: "signIn" | "changeEmail"
   theme: Theme
   request: Request
 }

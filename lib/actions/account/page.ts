@@ -14,11 +14,13 @@ import { pageUrl } from "../../core/pages-url.js"
 import { redirect } from "../../core/response.js"
 import { accountAdapter, holderOf } from "../../account/user.js"
 import { accountModel } from "../../pages/account.js"
+import { confirmEmailPage } from "./confirm-email.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
 import { readSession } from "../../session/read.js"
 import { clientInfo } from "../../sessions/ids.js"
 
 export async function accountPage(ctx: RequestContext): Promise<ResponseInternal> {
+  if (ctx.request.providerId === "confirm-email") return confirmEmailPage(ctx)
   if (ctx.request.providerId !== undefined) throw new UnknownAction(`No page at account/${ctx.request.providerId}`)
   const custom = ctx.config.pages.account
   if (custom) return redirect(new URL(custom, ctx.request.origin).href)
@@ -36,7 +38,7 @@ export async function accountPage(ctx: RequestContext): Promise<ResponseInternal
     t: chosen.locale.messages,
     tag: chosen.locale.tag,
     error: queryParam(ctx.request, "error"),
-    saved: queryParam(ctx.request, "saved") !== undefined,
+    saved: queryParam(ctx.request, "saved"),
   })
   return pageResponse(ctx, "account", chosen.locale.messages["account.heading"], model, 200, chosen)
 }

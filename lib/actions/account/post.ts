@@ -1,6 +1,7 @@
 /**
  * `POST account/<action>` (CSRF-protected), for the account page's forms and for apps that draw
- * their own: `name` (`name=`), `unlink` (`provider=`), `passkey-remove` (`credentialID=`),
+ * their own: `name` (`name=`), `email` (`email=`: a confirmation link to the new address),
+ * `confirm-email` (`token=`, `email=`: the link's button), `unlink` (`provider=`), `passkey-remove` (`credentialID=`),
  * `delete` (`confirm=yes`, and a recent sign-in). Forms go back to the account page (`?saved=` or
  * `?error=<type>` for a refusal the page explains); API calls (Accept: application/json) get
  * JSON, or the error's status. Deleting signs the browser out and goes to `callbackUrl`.
@@ -13,13 +14,14 @@ import { json, redirect } from "../../core/response.js"
 import { AuthError, InvalidRequest, UnknownAction } from "../../errors.js"
 import { deleteUserAccount } from "../../account/delete.js"
 import { changeName } from "../../account/profile.js"
+import { confirmEmailChange, requestEmailChange } from "../../account/email-change.js"
 import { removePasskey, unlinkProvider } from "../../account/remove.js"
 import { holderOf, type AccountHolder } from "../../account/user.js"
 import { clearChunked } from "../../session/chunks.js"
 import { signedInIdentity } from "../sessions/identity.js"
 
 /** Refusals the account page explains in place (anything else takes its usual outcome). */
-const EXPLAINED = new Set(["LastSignInMethod", "SignInMethodNotFound", "InvalidRequest"])
+const EXPLAINED = new Set(["LastSignInMethod", "SignInMethodNotFound", "InvalidRequest", "EmailSignInError", "Verification"])
 
 async function deleteAction(ctx: RequestContext, holder: AccountHolder): Promise<ResponseInternal> {
   if (bodyString(ctx.request, "confirm") !== "yes") throw new InvalidRequest("Deleting the account needs confirm=yes")
@@ -34,6 +36,10 @@ async function perform(ctx: RequestContext, holder: AccountHolder, action: strin
   switch (action) {
     case "name":
       return void (await changeName(ctx.config, holder, body.name))
+    case "email":
+      return void (await requestEmailChange(ctx, holder, body.email))
+    case "confirm-email":
+      return void (await confirmEmailChange(ctx, holder, body.token, body.email))
     case "unlink":
       return void (await unlinkProvider(ctx.config, holder, body.provider))
     case "passkey-remove":

@@ -47,11 +47,11 @@ export function transportOf(provider: EmailProviderConfig): Transporter {
 const color = (value: string | undefined, fallback: string) => (value && CSS_COLOR.test(value.trim()) ? value.trim() : fallback)
 
 export async function sendVerificationRequest(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, expires, provider, theme, request, code, codeExpires } = params
+  const { identifier, url, expires, provider, theme, request, code, codeExpires, purpose } = params
   const site = new URL(url).host
   // The language of the person who asked for the link: the configured one, else their browser's.
   const { locale } = chooseLocale(i18nOfTheme(theme), request?.headers.get("accept-language") ?? undefined)
-  const texts = emailTexts(locale, { site, identifier, expires, codeExpires: code ? (codeExpires ?? expires) : undefined })
+  const texts = emailTexts(locale, { site, identifier, expires, codeExpires: code ? (codeExpires ?? expires) : undefined, purpose })
   const model = {
     ...texts,
     codeText: code && displayCode(code),

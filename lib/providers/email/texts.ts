@@ -19,6 +19,21 @@ export interface EmailTexts {
   code?: { label: string; help: string }
 }
 
+/** The account page's confirmation of a new address (no code: the link only). */
+function changeEmailTexts(locale: Locale, filled: { site: string; identifier: string; expires: string }): EmailTexts {
+  const t = locale.messages
+  const [before, after, showIdentifier] = splitAt(format(t["email.change.intro"], { site: filled.site, expires: filled.expires }), "identifier")
+  return {
+    lang: locale.tag,
+    subject: format(t["email.change.subject"], filled),
+    heading: format(t["email.change.heading"], filled),
+    intro: { before, after, showIdentifier },
+    textIntro: format(t["email.change.textIntro"], filled),
+    button: format(t["email.change.button"], filled),
+    expiresText: format(t["email.change.expires"], filled),
+  }
+}
+
 const formats = new Map<string, Intl.DateTimeFormat | null>()
 
 function dateFormat(tag: string): Intl.DateTimeFormat | null {
@@ -39,9 +54,10 @@ export function formatExpiry(date: Date, tag: string): string {
   return dateFormat(tag)?.format(date) ?? date.toUTCString()
 }
 
-export function emailTexts(locale: Locale, values: { site: string; identifier: string; expires: Date; codeExpires?: Date }): EmailTexts {
+export function emailTexts(locale: Locale, values: { site: string; identifier: string; expires: Date; codeExpires?: Date; purpose?: "signIn" | "changeEmail" }): EmailTexts {
   const t = locale.messages
   const filled = { site: values.site, identifier: values.identifier, expires: formatExpiry(values.expires, locale.tag) }
+  if (values.purpose === "changeEmail") return changeEmailTexts(locale, filled)
   const withCode = values.codeExpires !== undefined
   const [before, after, showIdentifier] = splitAt(format(t[withCode ? "email.linkIntro" : "email.intro"], { site: filled.site, expires: filled.expires }), "identifier")
   const code = values.codeExpires && { label: t["email.codeLabel"], help: format(t["email.codeHelp"], { codeExpires: formatExpiry(values.codeExpires, locale.tag) }) }
