@@ -52,10 +52,8 @@ export class MemoryStore implements StateStore {
     return { count: 1, resetAt: fresh.resetAt }
   }
 
-  /** Forgets `key`: its count, or its claim (a lock released early). */
   async reset(key: string): Promise<void> {
     this.#countersFor(key).delete(key)
-    this.#claims.delete(key)
   }
 
   #countersFor(key: string): Map<string, Counter> {

@@ -1,7 +1,7 @@
 /**
  * One refresh per refresh token, however many callers ask at once:
  * - in this process, concurrent callers share one promise (keyed by provider and refresh token);
- * - across processes, a lock in the shared store (`claim`, Redis `SET NX`) elects one refresher;
+ * - across processes, a lock in the shared store (a counter's first hit, Redis `INCR`) elects one refresher;
  *   the others poll the store for its result, which it leaves there (sealed with the secret) for
  *   `RESULT_TTL_SECONDS`, so a request that still carries the old refresh token gets the new
  *   tokens instead of sending the spent one again.
@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto"
 import type { ResolvedConfig } from "../core/config/resolve.js"
-import { RefreshTokenError, StoreUnavailable, TokenRefreshFailed } from "../errors.js"
+import { RefreshTokenError, TokenRefreshFailed } from "../errors.js"
 import { openToken, sealToken } from "../jwt/codec.js"
 import { outboundLimits } from "../outbound/options.js"
 import type { OAuthProviderConfig } from "../providers/types.js"
@@ -48,17 +48,12 @@ function settle(outcome: Outcome, provider: OAuthProviderConfig): ProviderTokens
 }
 
 /**
- * The lock, or (the shared store unreachable) true: the refresh then goes ahead on this process's
- * single flight alone, rather than refusing every token while the store is down.
+ * The lock: the first hit on its counter in a window as long as a refresh can take (Redis `INCR`
+ * is atomic across processes); `reset` releases it. While the shared store is unreachable, the
+ * guarded store counts in this process's memory: the lock then holds within this process only.
  */
-async function claimed(config: ResolvedConfig, lock: string, seconds: number): Promise<boolean> {
-  try {
-    return await config.store.claim(lock, seconds)
-  } catch (error) {
-    if (!(error instanceof StoreUnavailable)) throw error
-    config.logger.error(error)
-    return true
-  }
+async function locked(config: ResolvedConfig, lock: string, seconds: number): Promise<boolean> {
+  return (await config.store.hit(lock, seconds)).count === 1
 }
 
 async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderConfig, key: string, refresh: () => Promise<ProviderTokens>): Promise<ProviderTokens> {
@@ -69,7 +64,7 @@ async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderCo
   for (;;) {
     const known = await readOutcome(config, key)
     if (known) return settle(known, provider)
-    if (await claimed(config, lock, holdSeconds)) break
+    if (await locked(config, lock, holdSeconds)) break
     if (Date.now() > deadline) throw new TokenRefreshFailed(`Another process is refreshing the "${provider.id}" access token and has not finished`)
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
