@@ -177,6 +177,34 @@ describe("getAccessToken: account row (adapter)", () => {
     expect(refreshes).toEqual({ count: 1, refused: 0 })
   })
 
+  test("a timeout or a 5xx at the token endpoint is retried once; two timeouts in a row are TokenRefreshFailed", async () => {
+    const trouble: Array<"hang" | "503"> = []
+    const flaky: typeof fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input)
+      if (url.endsWith("/token") && String(init?.body ?? "").includes("refresh_token")) {
+        const next = trouble.shift()
+        // A provider that never answers (as fetch does, the call ends when its signal aborts).
+        if (next === "hang") {
+          return new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason ?? new Error("aborted"))))
+        }
+        if (next === "503") return new Response(JSON.stringify({ error: "temporarily_unavailable" }), { status: 503, headers: { "content-type": "application/json" } })
+      }
+      return fetch(input, init)
+    }
+    const adapter = MemoryAdapter()
+    const made = await site(() => ({ adapter }), { [customFetch]: flaky, outbound: { timeout: 400 } })
+    const refreshes = countRefreshes(made)
+    const { cookie } = await signedIn(made)
+    trouble.push("hang")
+    tokenOf(await request(made.url).get("/token?skew=3600").set("Cookie", cookie))
+    trouble.push("503")
+    tokenOf(await request(made.url).get("/token?skew=3600").set("Cookie", cookie))
+    expect(refreshes).toEqual({ count: 2, refused: 0 })
+    trouble.push("hang", "hang")
+    expect((await request(made.url).get("/token?skew=3600").set("Cookie", cookie)).body.error).toBe("TokenRefreshFailed")
+    expect(refreshes.count).toBe(2)
+  })
+
   test("signed out: SessionRequired; an unknown provider: InvalidProvider", async () => {
     const made = await site(() => ({ adapter: MemoryAdapter() }))
     expect((await request(made.url).get("/token")).body.error).toBe("SessionRequired")
