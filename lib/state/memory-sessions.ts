@@ -7,6 +7,13 @@
  */
 import type { RevocationState, SessionStateStore, StoredSession } from "./types.js"
 
+/**
+ * The newest sessions of one user kept for listing. A user signing in over and over (a script, a
+ * load test) must not grow memory without bound; older sessions past this stay valid, unlisted,
+ * and still end with "sign out everywhere else" and `revokeUserSessions` (the user's "not before").
+ */
+export const MAX_SESSIONS_PER_USER = 100
+
 interface Expiring<T> {
   value: T
   until: number
@@ -28,6 +35,7 @@ export class MemorySessionState implements SessionStateStore {
       sessions = new Map()
       this.#sessions.set(userId, sessions)
     }
+    if (!sessions.has(record.sid) && sessions.size >= MAX_SESSIONS_PER_USER) sessions.delete(sessions.keys().next().value as string)
     sessions.set(record.sid, { ...record })
   }
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "@jest/globals"
 import { RevocationCache, REVOCATION_REFRESH_MS } from "../../../lib/sessions/revocation-cache.js"
-import { MemorySessionState } from "../../../lib/state/memory-sessions.js"
+import { MAX_SESSIONS_PER_USER, MemorySessionState } from "../../../lib/state/memory-sessions.js"
 import { newSessionId, sessionIdTime } from "../../../lib/sessions/ids.js"
 import type { SessionStateStore, StoredSession } from "../../../lib/state/types.js"
 import { redisStore } from "../../sessions/setups.js"
@@ -96,5 +96,17 @@ describe.each([
     await store.revokeUser("u1", 1000, 60)
     expect(await store.revocation("s1", "u1")).toEqual({ revoked: true, notBefore: 2000 })
     expect(await store.revocation("s2", undefined)).toEqual({ revoked: false, notBefore: 0 })
+  })
+})
+
+describe("MemorySessionState bounds", () => {
+  it("keeps the newest sessions of one user for listing (a user signing in 10 000 times does not grow memory without bound)", async () => {
+    const store = new MemorySessionState()
+    const later = Date.now() + 3_600_000
+    for (let i = 0; i < 10_000; i++) await store.putSession("u1", record(`s${i}`, later), 3600)
+    const listed = (await store.listSessions("u1")).map((r) => r.sid)
+    expect(listed).toHaveLength(MAX_SESSIONS_PER_USER)
+    expect(listed).toContain("s9999")
+    expect(listed).not.toContain("s0")
   })
 })
