@@ -74,7 +74,7 @@ export interface EventCallbacks {
 
 export interface TwoFactorChallengeMessage {
   userId: string
-  method: "totp" | "recovery"
+  method: "totp" | "recovery" | "passkey"
   outcome: "success" | "TwoFactorCodeInvalid" | "TwoFactorCodeReplayed" | "RecoveryCodeUsed" | "RateLimited"
 }
 

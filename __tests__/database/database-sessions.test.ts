@@ -94,7 +94,8 @@ describe.each(ENGINE_NAMES)("database sessions on %s", (name) => {
     const later = () => (clock += 1001)
 
     const session = await agent.get("/auth/session").expect(200)
-    expect(session.body).toEqual({ user: ALICE, expires: row!.expires.toISOString() })
+    // Issue #16: how and when the user signed in (amr, authTime) come with the session.
+    expect(session.body).toEqual({ user: ALICE, expires: row!.expires.toISOString(), amr: ["pwd"], authTime: expect.any(Number) })
     expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1)
     expect(adapter.getSessionAndUser).toHaveBeenCalledWith(token)
     expect(findCookie(session, SESSION)).toBeUndefined()

@@ -15,6 +15,7 @@ import { tokenChecks } from "./tokens.js"
 import { linkingChecks } from "./linking.js"
 import { accountTokenChecks } from "./account-tokens.js"
 import { passwordChecks } from "./passwords.js"
+import { twoFactorChecks } from "./two-factor.js"
 import { userChecks } from "./users.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
@@ -49,6 +50,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("accounts and passkeys of a user (Gatehouse extensions)", () => linkingChecks(context))
     describe("refreshed provider tokens (Gatehouse extension)", () => accountTokenChecks(context))
     describe("password hashes (Gatehouse extension)", () => passwordChecks(context))
+    describe("two-factor records and recovery codes (Gatehouse extensions)", () => twoFactorChecks(context))
   })
 }
 

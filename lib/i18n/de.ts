@@ -52,6 +52,7 @@ export const de: Messages = {
   "twoFactor.button": "Bestätigen",
   "twoFactor.recoveryHint": "Kein Zugriff auf Ihre App? Geben Sie stattdessen einen Ihrer Wiederherstellungscodes ein.",
   "twoFactor.cancel": "Neu beginnen",
+  "twoFactor.passkey": "Stattdessen einen Passkey verwenden",
   "twoFactor.setup.heading": "Bestätigung in zwei Schritten einrichten",
   "twoFactor.setup.scan": "Scannen Sie diesen QR-Code mit Ihrer Authenticator-App oder geben Sie den Schlüssel unten dort ein.",
   "twoFactor.setup.secretLabel": "Schlüssel zur manuellen Eingabe:",

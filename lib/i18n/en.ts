@@ -54,6 +54,7 @@ export const en = {
   "twoFactor.button": "Verify",
   "twoFactor.recoveryHint": "No access to your app? Type one of your recovery codes instead.",
   "twoFactor.cancel": "Start over",
+  "twoFactor.passkey": "Use a passkey instead",
   "twoFactor.setup.heading": "Set up two-step verification",
   "twoFactor.setup.scan": "Scan this QR code with your authenticator app, or type the key below into it.",
   "twoFactor.setup.secretLabel": "Key for manual entry:",

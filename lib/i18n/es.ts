@@ -52,6 +52,7 @@ export const es: Messages = {
   "twoFactor.button": "Verificar",
   "twoFactor.recoveryHint": "¿No tienes acceso a tu aplicación? Escribe uno de tus códigos de recuperación.",
   "twoFactor.cancel": "Empezar de nuevo",
+  "twoFactor.passkey": "Usar una llave de acceso",
   "twoFactor.setup.heading": "Configurar la verificación en dos pasos",
   "twoFactor.setup.scan": "Escanea este código QR con tu aplicación de autenticación o escribe en ella la clave de abajo.",
   "twoFactor.setup.secretLabel": "Clave para escribirla a mano:",

@@ -52,6 +52,7 @@ export const fr: Messages = {
   "twoFactor.button": "Valider",
   "twoFactor.recoveryHint": "Pas d’accès à votre application ? Saisissez plutôt l’un de vos codes de secours.",
   "twoFactor.cancel": "Recommencer",
+  "twoFactor.passkey": "Utiliser plutôt une clé d’accès",
   "twoFactor.setup.heading": "Configurer la validation en deux étapes",
   "twoFactor.setup.scan": "Scannez ce code QR avec votre application d’authentification, ou saisissez-y la clé ci-dessous.",
   "twoFactor.setup.secretLabel": "Clé à saisir manuellement :",

@@ -52,6 +52,7 @@ export const ja: Messages = {
   "twoFactor.button": "確認",
   "twoFactor.recoveryHint": "アプリを使えない場合は、復旧コードのいずれかを入力してください。",
   "twoFactor.cancel": "最初からやり直す",
+  "twoFactor.passkey": "代わりにパスキーを使う",
   "twoFactor.setup.heading": "2段階認証を設定",
   "twoFactor.setup.scan": "認証アプリでこのQRコードを読み取るか、下のキーをアプリに入力してください。",
   "twoFactor.setup.secretLabel": "手動入力用のキー:",

@@ -68,7 +68,7 @@ export function pageResponse(ctx: PageContext, name: PageTemplate, title: string
   const shownTitle = name === "error" ? (view as ErrorModel).heading : localized ? messages[TITLES[name] as keyof Messages] : title
   const style = themeStyle(ctx.config.theme, ctx.config.providers.list, ctx.config)
   const body = renderPage(name, { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo }, view, pageTexts(messages))
-  const scripts = (name === "signin" || name === "passkey-setup") && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
+  const scripts = (name === "signin" || name === "passkey-setup" || name === "two-factor") && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
   const response = html(body, pageCsp(style, scripts), status)
   const headers: Record<string, string> = { ...response.headers, "Content-Language": tag }
   if (negotiated) headers.Vary = "Accept-Language"

@@ -12,7 +12,8 @@ import type { Account, ResponseInternal, User } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import { redirect } from "../core/response.js"
 import { clearChunked } from "../session/chunks.js"
-import { writePending } from "./pending.js"
+import { readPending, writePending, type PendingSignIn } from "./pending.js"
+import { currentStoredUser } from "../actions/callback/users.js"
 
 /** The first factor as an RFC 8176 `amr` value. */
 export function firstFactorAmr(account: Account | undefined): string {
@@ -36,12 +37,19 @@ export interface GateInput {
   notice?: "AccountReclaimed"
 }
 
-export type GateOutcome = { kind: "pending"; response: ResponseInternal } | { kind: "enrol" } | { kind: "none" }
+export type GateOutcome = { kind: "pending"; response: ResponseInternal } | { kind: "passkey"; pending: PendingSignIn } | { kind: "enrol" } | { kind: "none" }
 
 export async function twoFactorGate(ctx: RequestContext, result: GateInput, callbackUrl: string, amr: string[]): Promise<GateOutcome> {
   const { twoFactor } = ctx.config
   const userId = result.user.id
   if (!twoFactor || !userId) return { kind: "none" }
+  // A passkey of the user whose sign-in is pending is their second factor (not when the first was a passkey too).
+  if (result.account.type === "webauthn") {
+    const pending = await readPending(ctx)
+    if (pending && pending.userId === userId && Date.now() <= pending.expiresAt && !pending.amr.includes("hwk")) return { kind: "passkey", pending }
+    // A passkey made or used by the user already signed in here (passed their factors): no new challenge.
+    if ((await currentStoredUser(ctx))?.id === userId) return { kind: "none" }
+  }
   const enrolled = await (ctx.config.adapter as Required<Pick<Adapter, "getTwoFactor">>).getTwoFactor(userId)
   if (!enrolled) return (await twoFactor.required(result.user)) ? { kind: "enrol" } : { kind: "none" }
   await writePending(ctx, {

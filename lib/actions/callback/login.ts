@@ -20,6 +20,7 @@ import { refreshStoredAccountTokens, withSignInTokens } from "../../tokens/sign-
 import { recordProviderSession } from "../../federation/provider-sessions.js"
 import { enrolmentUrl, firstFactorAmr, twoFactorGate } from "../../two-factor/gate.js"
 import { recordSessionAmr } from "../../two-factor/facts.js"
+import { completePending } from "../two-factor/complete.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -116,6 +117,7 @@ export async function completeSignIn(ctx: RequestContext, result: SignInResult, 
   const facts = passed ?? { amr: [firstFactorAmr(result.account)], authTime: Math.floor(Date.now() / 1000) }
   const gate = passed ? { kind: "none" as const } : await twoFactorGate(ctx, result, callbackUrl, facts.amr)
   if (gate.kind === "pending") return gate.response
+  if (gate.kind === "passkey") return completePending(ctx, gate.pending, "hwk")
   if (config.session.strategy === "database") {
     await startDatabaseSession(ctx, result.user, result.account, facts)
   } else {

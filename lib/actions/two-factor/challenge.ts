@@ -5,7 +5,7 @@
  * sign-in was going; refused, the page says why (wrong, already used, too many tries). Without a
  * pending sign-in, or after its 10 minutes, both answer `TwoFactorExpired` (the sign-in page).
  */
-import { AuthError, RateLimited, TwoFactorExpired } from "../../errors.js"
+import { AuthError, RateLimited } from "../../errors.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { ensureCsrfToken } from "../../core/csrf.js"
@@ -13,17 +13,19 @@ import { pageUrl } from "../../core/pages-url.js"
 import { bodyString } from "../../core/request.js"
 import { signinErrorText } from "../../pages/messages.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
-import { PENDING_SECONDS } from "../../two-factor/options.js"
-import { clearPending, currentPending, type PendingSignIn } from "../../two-factor/pending.js"
+import { currentPending, type PendingSignIn } from "../../two-factor/pending.js"
 import { verifySecondFactor } from "../../two-factor/verify.js"
-import { completeSignIn } from "../callback/login.js"
+import { completePending } from "./complete.js"
+import { passkeyOption } from "./passkey.js"
 
 /** Refusals the page explains in place (the person types again). */
 const SHOWN_ON_PAGE = new Set(["TwoFactorCodeInvalid", "TwoFactorCodeReplayed", "RecoveryCodeUsed", "RateLimited"])
 
-function challengePage(ctx: RequestContext, pending: PendingSignIn, error?: AuthError): ResponseInternal {
+async function challengePage(ctx: RequestContext, pending: PendingSignIn, error?: AuthError): Promise<ResponseInternal> {
   const chosen = pageLocale(ctx)
   const model = {
+    passkey: await passkeyOption(ctx, pending),
+    callbackUrl: pending.callbackUrl,
     action: `${ctx.baseUrl}/two-factor`,
     csrfToken: ensureCsrfToken(ctx),
     signInUrl: pageUrl(ctx, "signIn", new URLSearchParams({ callbackUrl: pending.callbackUrl })),
@@ -51,11 +53,5 @@ export async function twoFactorSubmit(ctx: RequestContext): Promise<ResponseInte
     throw error
   }
   // The pending sign-in works once, on every process (a copied cookie cannot start a second session).
-  if (!(await ctx.config.store.claim(`2fa:pending:${pending.id}`, 2 * PENDING_SECONDS))) {
-    throw new TwoFactorExpired("This pending sign-in was completed already")
-  }
-  ctx.outCookies.push(...clearPending(ctx))
-  const { user, account, profile, isNewUser, notice } = pending
-  const facts = { amr: [...pending.amr, method === "totp" ? "otp" : "recovery"], authTime: Math.floor(Date.now() / 1000) }
-  return completeSignIn(ctx, { user, account, profile, isNewUser, notice }, pending.callbackUrl, facts)
+  return completePending(ctx, pending, method === "totp" ? "otp" : "recovery")
 }
