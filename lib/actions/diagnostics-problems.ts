@@ -44,7 +44,7 @@ function looksInternal(host: string): boolean {
 }
 
 export function findProblems(facts: ProblemFacts): DiagnosticsProblem[] {
-  const { config, request, host, fwdProto, fwdHost, authUrl, authUrlPath, seenOrigin, express, forwardedUsed, forwardedSent, mountPath, basePathSource, suggestedUrl, trustSource } = facts
+  const { config, request, host, fwdProto, fwdHost, authUrl, authUrlPath, seenOrigin, express, forwardedUsed, forwardedSent, mountPath, basePathSource, suggestedUrl } = facts
   const problems: DiagnosticsProblem[] = []
   const add = (code: string, problem: string, fix: string) => problems.push({ code, problem, fix })
 

@@ -103,7 +103,7 @@ describe("MemorySessionState bounds", () => {
   it("keeps the newest sessions of one user for listing (a user signing in 10 000 times does not grow memory without bound)", async () => {
     const store = new MemorySessionState()
     const later = Date.now() + 3_600_000
-    for (let i = 0; i < 10_000; i++) await store.putSession("u1", record(`s${i}`, later), 3600)
+    for (let i = 0; i < 10_000; i++) await store.putSession("u1", record(`s${i}`, later))
     const listed = (await store.listSessions("u1")).map((r) => r.sid)
     expect(listed).toHaveLength(MAX_SESSIONS_PER_USER)
     expect(listed).toContain("s9999")
