@@ -55,12 +55,16 @@ export async function getAccessToken(req: GatehouseRequest, config: AuthConfigIn
   const oauth = provider as OAuthProviderConfig
   let refreshedHere = false
   try {
-    const fresh = await refreshOnce(resolved, oauth, tokens.refresh_token, async () => {
-      const next = await refreshGrant(resolved, oauth, tokens)
-      refreshedHere = true
-      await home.save(next)
-      return next
-    })
+    const fresh = await refreshOnce(
+      resolved,
+      oauth,
+      tokens.refresh_token,
+      () => refreshGrant(resolved, oauth, tokens),
+      (next) => {
+        refreshedHere = true
+        return home.save(next)
+      },
+    )
     // Cookie sessions: every response carries the new tokens (the refresher's already does).
     if (!refreshedHere && home.kind === "cookie") await home.save(fresh)
     return fresh.access_token as string

@@ -56,7 +56,7 @@ async function locked(config: ResolvedConfig, lock: string, seconds: number): Pr
   return (await config.store.hit(lock, seconds)).count === 1
 }
 
-async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderConfig, key: string, refresh: () => Promise<ProviderTokens>): Promise<ProviderTokens> {
+async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderConfig, key: string, refresh: () => Promise<ProviderTokens>, persist: (tokens: ProviderTokens) => Promise<void>): Promise<ProviderTokens> {
   const lock = `tokens:lock:${key}`
   // Two tries of the provider's timeout, the pause between them, and a margin.
   const holdSeconds = Math.ceil((2 * outboundLimits(provider.outbound).timeout + 2000) / 1000)
@@ -70,23 +70,32 @@ async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderCo
   }
   try {
     const tokens = await refresh()
+    // Published before it is stored: should storing fail, the spent refresh token's successor is
+    // still found (for RESULT_TTL_SECONDS) instead of being asked for again.
     await writeOutcome(config, key, { tokens })
+    await persist(tokens)
     return tokens
   } catch (error) {
     if (error instanceof RefreshTokenError) await writeOutcome(config, key, { error: REFRESH_TOKEN_ERROR })
-    else await config.store.reset(lock)
+    else if (!(await readOutcome(config, key))) await config.store.reset(lock)
     throw error
   }
 }
 
 /** The fresh tokens for `refreshToken` of `provider`: refreshed once, whoever asks. */
-export function refreshOnce(config: ResolvedConfig, provider: OAuthProviderConfig, refreshToken: string, refresh: () => Promise<ProviderTokens>): Promise<ProviderTokens> {
+export function refreshOnce(
+  config: ResolvedConfig,
+  provider: OAuthProviderConfig,
+  refreshToken: string,
+  refresh: () => Promise<ProviderTokens>,
+  persist: (tokens: ProviderTokens) => Promise<void>,
+): Promise<ProviderTokens> {
   const key = keyOf(provider, refreshToken)
   let map = inflight.get(config)
   if (!map) inflight.set(config, (map = new Map()))
   const running = map.get(key)
   if (running) return running
-  const flight = acrossProcesses(config, provider, key, refresh).finally(() => map.delete(key))
+  const flight = acrossProcesses(config, provider, key, refresh, persist).finally(() => map.delete(key))
   map.set(key, flight)
   return flight
 }
