@@ -6,10 +6,14 @@
  * tokens) and an email provider for the mails. README, "Password accounts".
  */
 import { CredentialsSignin } from "../errors.js"
+import { dummyHash } from "../password/hash.js"
 import { resolvePasswordOptions, type PasswordOptions, type PasswordProviderConfig } from "../password/options.js"
 
 export default function Password(options: PasswordOptions): PasswordProviderConfig {
   const password = resolvePasswordOptions(options)
+  // The dummy hash an unknown address is checked against, made now (once per process and
+  // parameters), so the first such sign-in takes no longer than the others.
+  dummyHash(password.hash).catch(() => undefined)
   return {
     id: options.id ?? "password",
     name: options.name ?? "Password",
