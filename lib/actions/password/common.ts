@@ -61,9 +61,11 @@ export function postedEmail(ctx: RequestContext): string {
  * the work is. Failures are logged.
  */
 export function afterAnswer(ctx: RequestContext, work: () => Promise<unknown>): void {
-  setImmediate(() => {
+  // A timer, not setImmediate: the answer is written and the event loop polls once before any of
+  // this work runs (a client in the same process would otherwise wait for it).
+  setTimeout(() => {
     work().catch((error: unknown) => ctx.config.logger.error(error instanceof AuthError ? error : new AuthError("A password-account task failed", { cause: { err: error } })))
-  })
+  }, 10)
 }
 
 /** The account that marks a password user (a credentials account: the app's own user). */
