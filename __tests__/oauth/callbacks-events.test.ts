@@ -59,7 +59,8 @@ describe("a first sign-in with an adapter (cookie sessions)", () => {
     expect(spy.named("events.linkAccount")).toEqual([{ user, account: linked, profile }])
     const [jwt] = spy.named("callbacks.jwt")
     expect(jwt).toMatchObject({ user, account: linked, profile, trigger: "signUp" })
-    expect(jwt?.token).toEqual({ name: "Alice Liddell", email: "alice@example.com", picture: "https://img.example/alice.png", sub: stored?.id })
+    // Issue #16: the sign-in facts (amr, authTime) are in the token the jwt callback receives.
+    expect(jwt?.token).toEqual({ name: "Alice Liddell", email: "alice@example.com", picture: "https://img.example/alice.png", sub: stored?.id, amr: ["oauth"], authTime: expect.any(Number) })
     expect(spy.named("events.signIn")).toEqual([{ user, account: linked, profile, isNewUser: true }])
     expect((await sessionClaims(flow.callback))?.sub).toBe(stored?.id)
   })
