@@ -91,6 +91,27 @@ describe("session facts: auth.amr and auth.authTime", () => {
   })
 })
 
+describe("the twoFactor option", () => {
+  it.each([
+    [{ issuer: "" }, /twoFactor\.issuer/],
+    [{ issuer: "a:b" }, /twoFactor\.issuer/],
+    [{ issuer: "Ok", required: "yes" }, /twoFactor\.required/],
+    ["on", /twoFactor must be an object/],
+  ])("%p is refused at start-up with InvalidOption naming the option", (option, message) => {
+    expect(() => resolveConfig(sqlite.config({ twoFactor: option as never }), {})).toThrow(message)
+  })
+
+  it("without an adapter it is refused at start-up (MissingAdapter)", () => {
+    expect(() => resolveConfig(sqlite.config({ adapter: undefined }), {})).toThrow(/twoFactor needs an adapter/)
+  })
+
+  it("off, the two-factor actions do not exist (404 UnknownAction)", async () => {
+    const app = twoFactorApp(sqlite.config({ twoFactor: undefined }))
+    const response = await request(app).get("/auth/two-factor/setup").set("Accept", "application/json").expect(404)
+    expect(response.body.error.type).toBe("UnknownAction")
+  })
+})
+
 describe("policy: twoFactor.required", () => {
   it("a user the policy picks who is not enrolled goes to enrolment right after the first factor", async () => {
     const app = twoFactorApp(sqlite.config({ twoFactor: { issuer: "Test", required: (user) => Boolean(user.name?.startsWith("must")) } }))
