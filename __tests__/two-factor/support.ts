@@ -15,6 +15,7 @@ import { codeAt } from "../../lib/two-factor/totp.js"
 import { SECRET, request, type Agent } from "../helpers/app.js"
 import { closeTestDatabase, openTestDatabase, uniquePrefix } from "../helpers/databases.js"
 import { redisStore } from "../sessions/setups.js"
+import { RedisStore } from "../../lib/stores/redis.js"
 
 export const STEP_MS = 30_000
 
@@ -29,19 +30,22 @@ export interface TwoFactorSetup {
 
 function sqlSetup(name: string, engine: "sqlite" | "postgres", strategy: "jwt" | "database"): TwoFactorSetup {
   const prefix = uniquePrefix("tf")
+  const base = `gh16:${randomBytes(4).toString("hex")}:`
   let adapter: SqlAdapterInstance
   let redis: Awaited<ReturnType<typeof redisStore>>
+  // Each configuration gets a store of its own (own key prefix), so counters never carry over between tests.
+  const freshStore = () => RedisStore({ client: redis.client, prefix: `${base}${randomBytes(4).toString("hex")}:` })
   return {
     name,
     async open() {
       adapter = await openTestDatabase(engine, prefix)
-      redis = await redisStore(`gh16:${randomBytes(4).toString("hex")}:`)
+      redis = await redisStore(base)
     },
     async close() {
       await redis.close()
       await closeTestDatabase(adapter, prefix)
     },
-    config: (overrides = {}) => baseConfig({ adapter, store: redis.store, session: { strategy }, ...overrides }),
+    config: (overrides = {}) => baseConfig({ adapter, store: freshStore(), session: { strategy }, ...overrides }),
     sql: () => ({ adapter, prefix }),
   }
 }

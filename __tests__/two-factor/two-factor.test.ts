@@ -150,6 +150,21 @@ describe.each(SETUPS)("two-factor sign-in ($name)", (setup) => {
     await agent.get("/api/me").set("Accept", "application/json").expect(401)
   })
 
+  it("codes are limited per client address too: guesses spread over users are stopped (rateLimit.twoFactor.ip)", async () => {
+    const app = twoFactorApp(setup.config({ rateLimit: { enabled: true, credentials: false, twoFactor: { ip: { limit: 3, window: 60 }, identifier: false } } }))
+    const first = await enrolledUser(app)
+    const second = await enrolledUser(app)
+    // Enrolment confirmed one code each from this address: one guess is left.
+    const a = request.agent(app)
+    await signIn(a, first.username)
+    await submitCode(a, "000000", 400)
+    const b = request.agent(app)
+    await signIn(b, second.username)
+    await awayFromStepEdge()
+    const limited = await submitCode(b, codeFor(second.secret, -1), 429)
+    expect(limited.text).toContain("Too many attempts")
+  })
+
   it("the pending state expires after 10 minutes: the right code then sends the person to sign in again", async () => {
     const app = twoFactorApp(setup.config())
     const { username, secret } = await enrolledUser(app)
