@@ -13,7 +13,7 @@ import { SessionTokenError } from "../errors.js"
 import { clearChunked, readChunked, writeChunked, type CookieJar } from "./chunks.js"
 import type { SessionResult, SessionUpdate } from "./cookie-strategy.js"
 import { presentSession } from "./session-callback.js"
-import { sessionAmr } from "../two-factor/facts.js"
+import { recordSessionAmr, sessionAmr } from "../two-factor/facts.js"
 import { storesSessionFacts } from "../sessions/adapter.js"
 import { databaseSessionId, type ClientInfo } from "../sessions/ids.js"
 import { announce, runtimeOf } from "../sessions/runtime.js"
@@ -117,6 +117,8 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
       expires = extended
       runtimeOf(config).databaseSessions.set(sessionToken, { ...found, session: { ...found.session, expires: extended, ...lastSeen } }, now)
       cookies.push(...tokenCookies(jar, set, sessionToken, expires))
+      // The sign-in facts live as long as the session they describe.
+      if (found.amr) await recordSessionAmr(config, found.sid, found.amr, (extended.getTime() - now) / 1000)
     } catch (error) {
       // The session is valid until its stored expiry; the next read tries the extension again.
       config.logger.error(error as Error)
