@@ -178,8 +178,9 @@ describe("LOAD-05 two processes sharing PostgreSQL and Redis", () => {
   test("a passkey challenge from A completes on B once; the replay on A is refused", async () => {
     const soft = new SoftAuthenticator({ rpId: "app.test", origin: "http://app.test:3000" })
     soft.counting = false
-    const dave = await seedUser(tables.adapter, { id: "user-dave", email: "dave@example.com", name: "Dave" })
-    await seedPasskey(tables.adapter, dave.id, soft, 0)
+    // Erin: dave signed up by the email test above (one address, one user).
+    const erin = await seedUser(tables.adapter, { id: "user-erin", email: "erin@example.com", name: "Erin" })
+    await seedPasskey(tables.adapter, erin.id, soft, 0)
 
     const victim = new CookieJar()
     const options = await send(victim, `${A.origin}/auth/webauthn-options/passkey?action=authenticate`, { headers: { accept: "application/json" } })
@@ -193,7 +194,7 @@ describe("LOAD-05 two processes sharing PostgreSQL and Redis", () => {
     const onB = await complete(B.origin, victim)
     expect(onB.status).toBe(302)
     expect(onB.headers.get("location")).toMatch(/\/api\/me$/)
-    expect((await readSession(A.origin, victim)).body?.user?.email).toBe("dave@example.com")
+    expect((await readSession(A.origin, victim)).body?.user?.email).toBe("erin@example.com")
     // B recorded the used challenge in Redis, where A looks.
     expect(await redis.keys(`${redisPrefix}webauthn-challenge:*`)).toHaveLength(1)
 

@@ -5,10 +5,10 @@
  * a full store refuses new claims, because forgetting one would let its challenge be used again.
  *
  * Counters per identifier (`…:id:…` keys: an address or user name's failed attempts) are kept
- * apart from the others (per client address), each with its own bound: a flood of requests from
- * new addresses cannot push an identifier's failure count out and so reset it. Within each, the
- * counter evicted is the one with the fewest hits among the `EVICTION_SCAN` oldest, so a count
- * near its limit outlives a flood of one-hit keys.
+ * apart from the others (per client address), under one bound for both: when it is reached, a
+ * per-address counter goes first, so a flood of requests from new addresses cannot push an
+ * identifier's failure count out and so reset it. The counter evicted is the one with the fewest
+ * hits among the `EVICTION_SCAN` oldest, so a count near its limit outlives a flood of one-hit keys.
  */
 import { AuthError } from "../errors.js"
 import { MemorySessionState } from "./memory-sessions.js"
@@ -45,8 +45,11 @@ export class MemoryStore implements StateStore {
       return { count: current.count, resetAt: current.resetAt }
     }
     if (current) counters.delete(key)
-    this.#makeRoom(counters, (counter) => counter.resetAt, now)
-    if (counters.size >= this.maxEntries) evictLeastHit(counters)
+    if (this.#counterCount >= this.maxEntries) {
+      this.#makeRoom(this.#counters, (counter) => counter.resetAt, now, this.#counterCount)
+      this.#makeRoom(this.#identifiers, (counter) => counter.resetAt, now, this.#counterCount)
+      if (this.#counterCount >= this.maxEntries) evictLeastHit(this.#counters.size ? this.#counters : this.#identifiers)
+    }
     const fresh = { count: 1, resetAt: now + windowSeconds * 1000 }
     counters.set(key, fresh)
     return { count: 1, resetAt: fresh.resetAt }
@@ -54,6 +57,10 @@ export class MemoryStore implements StateStore {
 
   async reset(key: string): Promise<void> {
     this.#countersFor(key).delete(key)
+  }
+
+  get #counterCount(): number {
+    return this.#counters.size + this.#identifiers.size
   }
 
   #countersFor(key: string): Map<string, Counter> {
@@ -71,9 +78,9 @@ export class MemoryStore implements StateStore {
     return true
   }
 
-  /** When `map` is full, removes its expired entries (a full sweep of one map at most once a second). */
-  #makeRoom<V>(map: Map<string, V>, expiry: (value: V) => number, now: number): void {
-    if (map.size < this.maxEntries || now - (this.#lastSweep.get(map) ?? 0) < 1000) return
+  /** When full (`size`, the map's own by default), removes `map`'s expired entries (a full sweep of one map at most once a second). */
+  #makeRoom<V>(map: Map<string, V>, expiry: (value: V) => number, now: number, size = map.size): void {
+    if (size < this.maxEntries || now - (this.#lastSweep.get(map) ?? 0) < 1000) return
     this.#lastSweep.set(map, now)
     for (const [key, value] of map) if (expiry(value) <= now) map.delete(key)
   }
