@@ -11,6 +11,7 @@ import { deleteAccount, unlinkAccount } from "../../lib/index.js"
 import OIDC from "../../lib/providers/oidc.js"
 import Passkey from "../../lib/providers/passkey.js"
 import Nodemailer from "../../lib/providers/nodemailer.js"
+import Password from "../../lib/providers/password.js"
 import { linkIn, startSmtp, type SmtpSink } from "../helpers/smtp.js"
 import type { AuthConfig } from "../../lib/types.js"
 import { USERS, credentials, csrfToken, findCookie, isCleared, makeApp, request, signInAs, testConfig, type Agent } from "../helpers/app.js"
@@ -340,5 +341,27 @@ describe("changing the email address (a confirmation link to the new address, re
     expect(String(bad.headers.location)).toMatch(/error=EmailSignInError$/)
     expect((await adapter.getUser(ALICE.id!))?.email).toBe(ALICE.email)
     expect((await adapter.getUser(BOB.id!))?.email).toBe(BOB.email)
+  })
+})
+
+describe("with the Password provider (issue #18)", () => {
+  it("the account page links to its change-password page, which comes back here", async () => {
+    const smtp = await startSmtp()
+    try {
+      const email = Nodemailer({ server: smtp.url })
+      const { app } = site({ providers: [credentials(), email, Password({ email })] })
+      const agent = await signedIn(app)
+      const page = await agent.get("/auth/account")
+      const href = /href="([^"]*\/auth\/change-password[^"]*)"/.exec(page.text)?.[1]?.replaceAll("&amp;", "&")
+      expect(href).toBeDefined()
+      expect(new URL(new URL(href!).searchParams.get("callbackUrl")!).pathname).toBe("/auth/account")
+      expect((await agent.get(new URL(href!).pathname + new URL(href!).search)).status).toBe(200)
+    } finally {
+      await smtp.close()
+    }
+  })
+
+  it("Password() without options is the named InvalidOption, not a TypeError", () => {
+    expect(() => (Password as unknown as () => unknown)()).toThrow(expect.objectContaining({ type: "InvalidOption" }))
   })
 })

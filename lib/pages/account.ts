@@ -4,6 +4,7 @@ import type { Messages } from "../i18n/en.js"
 import type { AccountHolder } from "../account/user.js"
 import { signInMethods } from "../account/methods.js"
 import { listUserSessions } from "../sessions/list.js"
+import { isPasswordProvider } from "../actions/password/common.js"
 
 export interface AccountModel {
   csrfToken: string
@@ -15,6 +16,8 @@ export interface AccountModel {
   user: { name: string; email: string }
   /** An email provider can send the confirmation link of a new address. */
   emailChange: boolean
+  /** With the Password provider: its change-password page, coming back here (issue #18). */
+  changePasswordUrl?: string
   providers: Array<{ id: string; name: string; linked: boolean }>
   passkeys?: { items: Array<{ id: string; label: string }>; addUrl: string }
   devices?: Array<{ id: string; current: boolean; label: string; ip: string | null; since: string | null }>
@@ -52,6 +55,7 @@ export async function accountModel(
     saved: input.saved,
     user: { name: holder.user.name ?? "", email: holder.user.email },
     emailChange: config.providers.list.some((provider) => provider.type === "email"),
+    changePasswordUrl: config.providers.list.some(isPasswordProvider) ? `${base}/change-password?${new URLSearchParams({ callbackUrl: back })}` : undefined,
     providers,
     passkeys: hasPasskeys
       ? {

@@ -10,7 +10,8 @@ import { dummyHash } from "../password/hash.js"
 import { resolvePasswordOptions, type PasswordOptions, type PasswordProviderConfig } from "../password/options.js"
 
 export default function Password(options: PasswordOptions): PasswordProviderConfig {
-  const password = resolvePasswordOptions(options)
+  // Called without options (plain JavaScript): the named InvalidOption, not a TypeError.
+  const password = resolvePasswordOptions(options ?? ({} as PasswordOptions))
   // The dummy hash an unknown address is checked against, made now (once per process and
   // parameters), so the first such sign-in takes no longer than the others.
   dummyHash(password.hash).catch(() => undefined)
