@@ -6,67 +6,13 @@
  * The IdP's session is over too: signing in again shows the IdP's login form, not an immediate
  * return. (Without federatedSignOut, e2e/oauth.test.ts signs out of the app only.)
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
-import type { Express } from "express"
 import { jest } from "@jest/globals"
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { complaintsOn, launchBrowser, openPage, type Watched } from "./harness.js"
+import { PROVIDER_BUTTON, SESSION_COOKIE, startOAuthExample } from "./support/oauth-example.js"
 
-const EXAMPLE_MODULE = "../../examples/oauth/index.js"
-const SESSION_COOKIE = "authjs.session-token"
-const PROVIDER_BUTTON = "Sign in with Local IdP (demo)"
-const E2E_SECRET = "e2e-secret-oauth-4f1d2c3b5a69788796a5b4c3d2e1f0a9"
-
-// oidc-provider's development notices (in-memory adapter, default TTLs, Node.js version) are left
-// out of the output; everything else is logged as usual.
-const fromOidcProvider = (args: unknown[]) => typeof args[0] === "string" && args[0].startsWith("oidc-provider ")
-const originalWarn = console.warn.bind(console)
-const originalInfo = console.info.bind(console)
-jest.spyOn(console, "warn").mockImplementation((...args: unknown[]) => {
-  if (!fromOidcProvider(args)) originalWarn(...args)
-})
-jest.spyOn(console, "info").mockImplementation((...args: unknown[]) => {
-  if (!fromOidcProvider(args)) originalInfo(...args)
-})
-
-// The app's port is chosen before the example is imported: the example registers
-// <origin>/auth/callback/local as the redirect URI at the IdP it starts.
-const site: { app?: Express } = {}
-const server: Server = createServer((req, res) => site.app!(req, res))
-await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
-const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-
-// The example reads its configuration from the environment when it is imported; what this file
-// sets is put back afterwards.
-const ENV = {
-  PORT: String((server.address() as AddressInfo).port),
-  LOCAL_IDP: "1",
-  LOCAL_IDP_PORT: "0",
-  FEDERATED_SIGNOUT: "1",
-  AUTH_SECRET: E2E_SECRET,
-  AUTH_GITHUB_ID: undefined,
-  AUTH_GITHUB_SECRET: undefined,
-  AUTH_GOOGLE_ID: undefined,
-  AUTH_GOOGLE_SECRET: undefined,
-  AUTH_URL: undefined,
-}
-const saved = Object.fromEntries(Object.keys(ENV).map((name) => [name, process.env[name]]))
-for (const [name, value] of Object.entries(ENV)) {
-  if (value === undefined) delete process.env[name]
-  else process.env[name] = value
-}
-let example: { app: Express; localIdp: { issuer: string; close(): Promise<void> } }
-try {
-  example = (await import(EXAMPLE_MODULE)) as typeof example
-} finally {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
-}
-site.app = example.app
-const idp = example.localIdp
+const example = await startOAuthExample({ FEDERATED_SIGNOUT: "1" })
+const { origin, idp, toIdpLogin, logInAtIdp } = example
 
 let browser: Browser
 const open: Watched[] = []
@@ -81,11 +27,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await new Promise<void>((closed) => {
-    server.closeAllConnections()
-    server.close(() => closed())
-  })
-  await idp?.close()
+  await example.close()
   jest.restoreAllMocks()
 })
 
@@ -106,30 +48,6 @@ function expectClean(watched: Watched) {
 
 async function sessionCookie(watched: Watched) {
   return (await watched.context.cookies(origin)).find((cookie) => cookie.name === SESSION_COOKIE)
-}
-
-const atIdpLogin = (url: URL) => url.origin === idp.issuer && /^\/interaction\/[^/]+$/.test(url.pathname)
-
-/**
- * /profile, signed out → the built-in sign-in page → the local provider's button → the IdP's
- * login page. Returns the sign-in page's URL.
- */
-async function toIdpLogin(page: Page): Promise<URL> {
-  await page.goto(`${origin}/profile`)
-  await page.waitForURL((url) => url.origin === origin && url.pathname === "/auth/signin")
-  const signin = new URL(page.url())
-  expect(signin.searchParams.get("callbackUrl")).toBe(`${origin}/profile`)
-  await page.getByRole("button", { name: PROVIDER_BUTTON }).click()
-  await page.waitForURL(atIdpLogin)
-  await page.getByRole("heading", { name: "Local IdP" }).waitFor()
-  return signin
-}
-
-/** Types `password` for demo at the IdP's login page and submits it. */
-async function logInAtIdp(page: Page, password: string) {
-  await page.getByLabel("Username").fill("demo")
-  await page.getByLabel("Password").fill(password)
-  await page.getByRole("button", { name: "Sign in" }).click()
 }
 
 describe("federated sign-out in the browser (examples/oauth, local OpenID provider)", () => {
