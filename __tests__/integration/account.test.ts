@@ -8,13 +8,14 @@
 import { afterEach, describe, expect, it, jest } from "@jest/globals"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
 import { deleteAccount, unlinkAccount } from "../../lib/index.js"
+import { encode } from "../../lib/jwt/index.js"
 import OIDC from "../../lib/providers/oidc.js"
 import Passkey from "../../lib/providers/passkey.js"
 import Nodemailer from "../../lib/providers/nodemailer.js"
 import Password from "../../lib/providers/password.js"
 import { linkIn, startSmtp, type SmtpSink } from "../helpers/smtp.js"
 import type { AuthConfig } from "../../lib/types.js"
-import { USERS, credentials, csrfToken, findCookie, isCleared, makeApp, request, signInAs, testConfig, type Agent } from "../helpers/app.js"
+import { SECRET, USERS, credentials, csrfToken, findCookie, isCleared, makeApp, request, signInAs, testConfig, type Agent } from "../helpers/app.js"
 
 const ALICE = USERS.alice!
 const BOB = USERS.bob!
@@ -266,6 +267,28 @@ describe("POST account/delete", () => {
     expect(await adapter.getUser(ALICE.id!)).not.toBeNull()
     expect((await agent.post("/settings/delete")).body).toEqual({ type: "RecentSignInRequired" })
     expect(await adapter.getUser(ALICE.id!)).not.toBeNull()
+  })
+
+  it("a recent sign-in is the session's authTime (issue #16), not when its cookie was last sealed; a session without authTime falls back to its start", async () => {
+    const { app, adapter } = site({ session: { strategy: "jwt" } })
+    await signInAs(request.agent(app), "alice")
+    const now = Math.floor(Date.now() / 1000)
+    // A cookie re-sealed just now (a refreshed session: iat now), its user signed in 20 minutes ago.
+    const cookie = async (claims: Record<string, unknown>) =>
+      `authjs.session-token=${await encode({ token: { sub: ALICE.id, name: ALICE.name, email: ALICE.email, ...claims }, secret: SECRET, salt: "authjs.session-token" })}`
+    const deleteWith = async (value: string) => {
+      const agent = request.agent(app)
+      const token = await csrfToken(agent)
+      return agent.post("/auth/account/delete").set("Cookie", value).set("Accept", "application/json").send({ csrfToken: token, confirm: "yes" })
+    }
+    const stale = await deleteWith(await cookie({ authTime: now - 20 * 60 }))
+    expect(stale.status).toBe(403)
+    expect(stale.body.error.type).toBe("RecentSignInRequired")
+    expect(await adapter.getUser(ALICE.id!)).not.toBeNull()
+    // A session without authTime (made before #16): when it started decides; this one started now.
+    const legacy = await deleteWith(await cookie({}))
+    expect(legacy.status).toBe(200)
+    expect(await adapter.getUser(ALICE.id!)).toBeNull()
   })
 
   it("without confirm=yes nothing is deleted", async () => {

@@ -1,7 +1,7 @@
 /**
- * Deleting the signed-in user's account: only after a recent sign-in (within
- * `RECENT_SIGN_IN_SECONDS`; otherwise `RecentSignInRequired`, and the page sends the person to
- * sign in again), then through the adapter (`deleteUser` removes the user's accounts, sessions,
+ * Deleting the signed-in user's account: only after a recent sign-in (the session's `authTime`
+ * within `RECENT_SIGN_IN_SECONDS`; otherwise `RecentSignInRequired`, and the page sends the person
+ * to sign in again), then through the adapter (`deleteUser` removes the user's accounts, sessions,
  * passkeys and sign-in tokens), every session of the user ended on every process (cookie
  * sessions too), and the `deleteUser` event.
  */
@@ -15,8 +15,13 @@ import { accountAdapter, type AccountHolder } from "./user.js"
 /** How recent a sign-in must be to delete the account. */
 export const RECENT_SIGN_IN_SECONDS = 10 * 60
 
-/** When the request's session started (ms), if it can be told. */
+/**
+ * When the user last signed in (ms), if it can be told: the session's `authTime` (issue #16), which
+ * a refreshed session or a cookie that is given a session id keeps; for a session without it
+ * (made before #16), when the session started.
+ */
 async function signedInAt(config: ResolvedConfig, holder: AccountHolder): Promise<number | undefined> {
+  if (holder.identity.authTime !== undefined) return holder.identity.authTime * 1000
   if (holder.identity.createdAt !== undefined) return holder.identity.createdAt
   const current = (await listUserSessions(config, holder.identity).catch(() => [])).find((session) => session.current)
   return current?.createdAt ? Date.parse(current.createdAt) : undefined

@@ -38,6 +38,8 @@ export interface SessionIdentity {
   sessionToken?: string
   /** When the session started (ms), for cookie sessions. */
   createdAt?: number
+  /** When the user signed in (epoch seconds, issue #16's `authTime`), when the session records it. */
+  authTime?: number
   /** When the cookie session ends (ms). */
   expires?: number
 }
@@ -170,5 +172,6 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
   const session = await presentSession(config, base, { token }, update)
   if (!session) return signedOut(jar, set, false)
   const identity: SessionIdentity = { userId: token.sub, sid: token.sid as string | undefined, createdAt: sessionCreatedAt(token), expires: expires * 1000 }
+  if (typeof token.authTime === "number") identity.authTime = token.authTime
   return { session, token, cookies, identity }
 }

@@ -132,5 +132,5 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
   const facts = { ...authTime, ...(found.amr && { amr: found.amr }) }
   const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString(), ...facts }
   const session = await presentSession(config, base, { user }, update)
-  return session ? { session, token: null, cookies, identity: { userId: user.id, sid: found.sid, sessionToken } } : signedOut(false)
+  return session ? { session, token: null, cookies, identity: { userId: user.id, sid: found.sid, sessionToken, ...authTime } } : signedOut(false)
 }
