@@ -17,6 +17,14 @@ export interface CallOptions {
   refuseAddress?: (address: string) => boolean
 }
 
+/** Errors of calls that ended before a connection to the provider was open: nothing was sent (see `notSent`). */
+const unsent = new WeakSet<object>()
+
+/** True when `error` (thrown by `call`) ended the call before it connected, so the request certainly did not reach the provider. */
+export function notSent(error: unknown): boolean {
+  return typeof error === "object" && error !== null && unsent.has(error)
+}
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
 
 function guardedLookup(refuse: (address: string) => boolean, host: string) {
@@ -51,14 +59,18 @@ export async function call(url: URL, init: RequestInit, limits: OutboundLimits, 
   const host = url.host
   return new Promise<Response>((resolve, reject) => {
     const timers: NodeJS.Timeout[] = []
-    const done = () => timers.forEach(clearTimeout)
+    let connected = false
+    const done = (error?: Error) => {
+      timers.forEach(clearTimeout)
+      if (error && !connected) unsent.add(error)
+    }
     const request = (url.protocol === "https:" ? https : http).request(url, {
       method,
       headers,
       ...(options.refuseAddress && { lookup: guardedLookup(options.refuseAddress, host) as never }),
     })
     const fail = (error: Error) => {
-      done()
+      done(error)
       reject(error)
       // Closed without an error of its own: the promise already carries the reason.
       request.destroy()
@@ -70,13 +82,17 @@ export async function call(url: URL, init: RequestInit, limits: OutboundLimits, 
       signal.addEventListener("abort", () => fail(signal.reason instanceof Error ? signal.reason : new Error("aborted")), { once: true })
     }
     request.on("socket", (socket) => {
-      if (!socket.connecting) return
+      // A reused (keep-alive) socket is connected: what is written on it may reach the provider.
+      if (!socket.connecting) return void (connected = true)
       const connect = setTimeout(() => fail(new ProviderTimeout(`${host}: not connected within ${limits.connectTimeout} ms`)), limits.connectTimeout)
       timers.push(connect)
-      socket.once("connect", () => clearTimeout(connect))
+      socket.once("connect", () => {
+        connected = true
+        clearTimeout(connect)
+      })
     })
     request.on("error", (error) => {
-      done()
+      done(error)
       reject(error)
     })
     request.on("response", (response) => {
