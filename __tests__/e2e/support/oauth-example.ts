@@ -16,7 +16,7 @@ export const PROVIDER_BUTTON = "Sign in with Local IdP (demo)"
 const E2E_SECRET = "e2e-secret-oauth-4f1d2c3b5a69788796a5b4c3d2e1f0a9"
 
 /** Leaves oidc-provider's development notices (in-memory adapter, TTLs, Node.js version) out of the output. */
-function quietOidcProvider(): void {
+export function quietOidcProvider(): void {
   const fromOidcProvider = (args: unknown[]) => typeof args[0] === "string" && args[0].startsWith("oidc-provider ")
   const originalWarn = console.warn.bind(console)
   const originalInfo = console.info.bind(console)
@@ -26,6 +26,18 @@ function quietOidcProvider(): void {
   jest.spyOn(console, "info").mockImplementation((...args: unknown[]) => {
     if (!fromOidcProvider(args)) originalInfo(...args)
   })
+}
+
+/** The browser is on the login form of the local IdP at `issuer` (examples/oauth/local-idp.js). */
+export function atLocalIdpLogin(issuer: string): (url: URL) => boolean {
+  return (url) => url.origin === issuer && /^\/interaction\/[^/]+$/.test(url.pathname)
+}
+
+/** Types `password` for demo at the local IdP's login page and submits it. */
+export async function logInAtLocalIdp(page: Page, password: string): Promise<void> {
+  await page.getByLabel("Username").fill("demo")
+  await page.getByLabel("Password").fill(password)
+  await page.getByRole("button", { name: "Sign in" }).click()
 }
 
 export interface OAuthExample {
@@ -74,7 +86,7 @@ export async function startOAuthExample(env: Record<string, string | undefined> 
   }
   site.app = example.app
   const idp = example.localIdp
-  const atIdpLogin = (url: URL) => url.origin === idp.issuer && /^\/interaction\/[^/]+$/.test(url.pathname)
+  const atIdpLogin = atLocalIdpLogin(idp.issuer)
   return {
     origin,
     idp,
@@ -89,11 +101,7 @@ export async function startOAuthExample(env: Record<string, string | undefined> 
       await page.getByRole("heading", { name: "Local IdP" }).waitFor()
       return signin
     },
-    async logInAtIdp(page, password) {
-      await page.getByLabel("Username").fill("demo")
-      await page.getByLabel("Password").fill(password)
-      await page.getByRole("button", { name: "Sign in" }).click()
-    },
+    logInAtIdp: logInAtLocalIdp,
     async close() {
       await new Promise<void>((closed) => {
         server.closeAllConnections()
