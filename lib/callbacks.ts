@@ -1,6 +1,7 @@
 /** The parameters and results of the callbacks and events in the configuration (spec: Events). */
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "./adapters.js"
 import type { Account, AuthRequestLike, Awaitable, DefaultSession, JWT, Profile, Session, User } from "./types.js"
+import type { AuditRecord } from "./audit/types.js"
 
 export interface SignInCallbackParams {
   user: User | AdapterUser
@@ -70,6 +71,12 @@ export interface EventCallbacks {
   twoFactorDisabled?: (message: { userId: string }) => Awaitable<void>
   /** A second factor was tried: its method and outcome ("success", or the error type). */
   twoFactorChallenge?: (message: TwoFactorChallengeMessage) => Awaitable<void>
+  /**
+   * The audit trail (issue #20): one structured record per security-relevant event, success or
+   * failure (see the README's "Audit trail"). Called in line but never awaited; a throw or a
+   * rejection is logged and the request goes on.
+   */
+  audit?: (record: AuditRecord) => unknown
 }
 
 export interface TwoFactorChallengeMessage {

@@ -8,6 +8,8 @@
 import type { IncomingMessage } from "node:http"
 import type { Adapter } from "./adapters.js"
 import type { LoggerInstance, LogLevel } from "./core/logger.js"
+import type { StructuredLoggerInstance } from "./core/structured-logger.js"
+import type { RequestIdOptions } from "./audit/request-id.js"
 import type { RateLimitOptions } from "./rate-limit/options.js"
 import type { AccountLinkingOptions } from "./linking/options.js"
 import type { StateStore } from "./state/types.js"
@@ -21,6 +23,8 @@ export type Awaitable<T> = T | PromiseLike<T>
 export type { LogLevel, LoggerInstance, ProviderType }
 export type { RateLimitOptions, RateLimitMethodOptions, RateLimitRule } from "./rate-limit/options.js"
 export type { StateStore } from "./state/types.js"
+export type { AuditRecord, AuditType } from "./audit/types.js"
+export type { RequestIdOptions } from "./audit/request-id.js"
 export type * from "./callbacks.js"
 
 /** The user as the client sees it. */
@@ -264,7 +268,16 @@ export interface AuthConfig {
   redirectProxyUrl?: string
   /** Default `error`. Ignored for any level the `logger` overrides. */
   logLevel?: LogLevel
-  logger?: Partial<LoggerInstance>
+  /**
+   * Where log lines go: a pino or winston instance (structured fields, its own level), or an
+   * object with `error`, `warn` and/or `debug` functions (the rest go to the console).
+   */
+  logger?: Partial<LoggerInstance> | StructuredLoggerInstance
+  /**
+   * Request ids (README, "Request ids"): `{ trustHeader: true }` takes a well-formed incoming
+   * `X-Request-Id` (set by your proxy); default: the app's `req.id`, else a new random id.
+   */
+  requestId?: RequestIdOptions
   /** @deprecated use `logLevel: "verbose"`. */
   debug?: boolean
   /**

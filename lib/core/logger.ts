@@ -1,10 +1,14 @@
 /**
  * The logger. Levels, from quietest: `silent` < `error` < `warn` < `verbose`. A level set in the
  * user's partial `logger` always receives its messages, whatever `logLevel` says; levels the user
- * does not override go to the console, filtered by `logLevel`.
+ * does not override go to the console, filtered by `logLevel`. A pino or winston instance given
+ * as `logger` receives every line as structured fields (lib/core/structured-logger.ts) and
+ * filters by its own level. Lines written during a tracked request carry its request id.
  */
 import { AuthError } from "../errors.js"
+import { currentScope } from "../audit/scope.js"
 import { WARNINGS, type WarningCode } from "../warnings.js"
+import { EXPECTED_ERRORS, isStructuredLogger, structuredLogger, type StructuredLoggerInstance } from "./structured-logger.js"
 
 export type LogLevel = "error" | "warn" | "verbose" | "silent"
 export const LOG_LEVELS: readonly LogLevel[] = ["silent", "error", "warn", "verbose"]
@@ -17,28 +21,17 @@ export interface LoggerInstance {
 
 const PREFIX = "[gatehouse]"
 
-/**
- * Expected outcomes (a bad token, method or body; wrong credentials; a refused sign-in) are
- * ordinary traffic: their own stack only points into Gatehouse, so the line (and any cause) is
- * logged without it.
- */
-const EXPECTED = new Set([
-  "CredentialsSignin",
-  "AccessDenied",
-  "Verification",
-  "MissingCSRF",
-  "InvalidRequest",
-  "PayloadTooLarge",
-  "UnsupportedMediaType",
-  "MethodNotAllowed",
-  "UnknownAction",
-  "InvalidProvider",
-  "RateLimited",
-])
+const EXPECTED = EXPECTED_ERRORS
+
+/** ` (request <id>)` during a tracked request, else nothing. */
+function requestSuffix(): string {
+  const scope = currentScope()
+  return scope ? ` (request ${scope.requestId})` : ""
+}
 
 function consoleError(error: Error): void {
   const name = error instanceof AuthError ? error.type : error.name
-  console.error(`${PREFIX}[error] ${name}: ${error.message}`)
+  console.error(`${PREFIX}[error] ${name}: ${error.message}${requestSuffix()}`)
   const expected = error instanceof AuthError && EXPECTED.has(error.type)
   const cause = (error as { cause?: unknown }).cause
   if (cause && typeof cause === "object" && "err" in cause && cause.err instanceof Error) {
@@ -60,12 +53,12 @@ function safeJson(value: unknown): string {
 }
 
 function consoleWarn(code: WarningCode): void {
-  console.warn(`${PREFIX}[warning][${code}] ${WARNINGS[code] ?? ""}`)
+  console.warn(`${PREFIX}[warning][${code}] ${WARNINGS[code] ?? ""}${requestSuffix()}`)
 }
 
 function consoleDebug(message: string, metadata?: unknown): void {
-  if (metadata === undefined) console.debug(`${PREFIX}[debug]: ${message}`)
-  else console.debug(`${PREFIX}[debug]: ${message}`, safeJson(metadata))
+  if (metadata === undefined) console.debug(`${PREFIX}[debug]: ${message}${requestSuffix()}`)
+  else console.debug(`${PREFIX}[debug]: ${message}${requestSuffix()}`, safeJson(metadata))
 }
 
 const noop = () => {}
@@ -74,8 +67,9 @@ const noop = () => {}
  * Builds the logger once per configuration. Calls into user code are guarded: a logger that
  * throws must not turn a logged problem into a crashed request.
  */
-export function createLogger(level: LogLevel, user: Partial<LoggerInstance> | undefined): LoggerInstance {
+export function createLogger(level: LogLevel, given: Partial<LoggerInstance> | StructuredLoggerInstance | undefined): LoggerInstance {
   const rank = LOG_LEVELS.indexOf(level)
+  const user = isStructuredLogger(given) ? structuredLogger(given) : (given as Partial<LoggerInstance> | undefined)
   const guard = <A extends unknown[]>(fn: (...args: A) => void) =>
     (...args: A) => {
       try {

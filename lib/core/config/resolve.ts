@@ -38,6 +38,7 @@ import { MemoryStore } from "../../state/memory.js"
 import type { StateStore } from "../../state/types.js"
 import { InvalidOption } from "../../errors.js"
 import { bindToTheme, resolveI18n, type ResolvedI18n } from "../../i18n/index.js"
+import { resolveRequestId, type ResolvedRequestId } from "../../audit/request-id.js"
 
 export interface ResolvedSession {
   strategy: "cookie" | "database"
@@ -112,10 +113,17 @@ export interface ResolvedConfig {
   readonly generatedSecret: boolean
   /** Where `trustHost` came from, for the diagnostics page. */
   readonly trustHostSource: "option" | "AUTH_TRUST_HOST" | "AUTH_URL" | "platform" | "development" | "default"
+  /** Where request ids come from (issue #20). */
+  readonly requestId: ResolvedRequestId
+  /**
+   * Someone reads per-request facts (an audit callback, a logger, verbose logs): requests are
+   * tracked through async calls so records and log lines carry the request id (lib/audit/scope.ts).
+   */
+  readonly trackRequests: boolean
 }
 
 const CALLBACK_NAMES = ["signIn", "redirect", "session", "jwt", "authorized"] as const
-const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession", "unlinkAccount", "deleteUser", "twoFactorEnabled", "twoFactorDisabled", "twoFactorChallenge"] as const
+const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession", "unlinkAccount", "deleteUser", "twoFactorEnabled", "twoFactorDisabled", "twoFactorChallenge", "audit"] as const
 
 /** A random secret for a development process that has none: sessions end when it restarts. */
 let developmentSecret: string | undefined
@@ -271,5 +279,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     diagnostics: config.diagnostics ?? !settings.production,
     generatedSecret,
     trustHostSource,
+    requestId: resolveRequestId(config.requestId),
+    trackRequests: Boolean(config.events?.audit || config.logger || logLevel === "verbose"),
   }
 }

@@ -3,6 +3,7 @@
  * and the value received, e.g. "session.updateAge must be a non-negative number of seconds (got -1)".
  * They run once per configuration object, inside `resolveConfig`.
  */
+import { isStructuredLogger } from "../structured-logger.js"
 import { DuplicateProviderId, InvalidOption, MissingAdapter, MissingAuthorize, UnsupportedStrategy } from "../../errors.js"
 import type { Adapter } from "../../adapters.js"
 import { PROVIDER_TYPES, type Provider } from "../../providers/types.js"
@@ -38,7 +39,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export const CONFIG_OPTIONS = Object.freeze([
   "providers", "adapter", "basePath", "secret", "session", "jwt", "callbacks", "events", "pages", "theme",
   "locale", "messages", "cookies", "useSecureCookies", "trustHost", "skipCSRFCheck", "redirectProxyUrl",
-  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "twoFactor",
+  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "twoFactor", "requestId",
 ] as const satisfies readonly (keyof AuthConfig)[])
 export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal"] as const satisfies readonly (keyof SessionOptions)[])
 export const JWT_OPTIONS = Object.freeze(["encode", "decode", "maxAge"] as const satisfies readonly (keyof JWTOptions)[])
@@ -242,8 +243,9 @@ export function assertAdapter(adapter: unknown): Adapter | undefined {
 }
 
 export function assertLogger(logger: unknown): void {
-  if (logger === undefined) return
-  if (!isPlainObject(logger)) invalid("logger", "must be an object with error, warn and/or debug functions", logger)
+  // A pino or winston instance (lib/core/structured-logger.ts).
+  if (logger === undefined || isStructuredLogger(logger)) return
+  if (!isPlainObject(logger)) invalid("logger", "must be a pino or winston instance, or an object with error, warn and/or debug functions", logger)
   for (const level of ["error", "warn", "debug"] as const) {
     if (logger[level] !== undefined && typeof logger[level] !== "function") invalid(`logger.${level}`, "must be a function", logger[level])
   }
