@@ -72,6 +72,23 @@ export interface AdapterAuthenticator {
   credentialPublicKey: string
   transports?: string | null
   credentialDeviceType: string
+  /**
+   * Gatehouse's passkey details (optional: Auth.js adapters neither store nor return them). Written
+   * only to adapters that have `updateAuthenticator`, which store them. A name the person
+   * recognises ("Chrome on Linux" by default, renamed on the account page), when it was
+   * registered, and when it last signed in (null: not yet).
+   */
+  name?: string | null
+  createdAt?: Date | null
+  lastUsedAt?: Date | null
+}
+
+/** The fields `updateAuthenticator` writes (fields not given are kept). */
+export interface AuthenticatorUpdate {
+  name?: string | null
+  lastUsedAt?: Date | null
+  /** Never lowered: a counter below the stored one leaves the stored one. */
+  counter?: number
 }
 
 export interface Adapter {
@@ -121,6 +138,14 @@ export interface Adapter {
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],
   ): Awaitable<AdapterAuthenticator>
+  /**
+   * Gatehouse extension (passkey details): writes the given fields of the passkey (its name, its
+   * last use, its counter, never lowered) in one write; returns the updated passkey, or null when
+   * there is none. With it, a passkey sign-in records its last use with the counter, and the
+   * account page can rename passkeys; adapters that have it store `name`, `createdAt` and
+   * `lastUsedAt` given to `createAuthenticator`.
+   */
+  updateAuthenticator?(credentialID: AdapterAuthenticator["credentialID"], update: AuthenticatorUpdate): Awaitable<AdapterAuthenticator | null>
   /** Gatehouse extension (two-factor sign-in): the user's TOTP record, or null when not enrolled. */
   getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
   /** Gatehouse extension: turns two-factor sign-in on (replacing any record) with these recovery code hashes. */

@@ -68,7 +68,8 @@ export function sqlBackDoor(adapter: SqlAdapterInstance, prefix: string): BackDo
     },
     async authenticator(credentialID) {
       const row = await db.selectFrom(`${prefix}authenticators`).selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
-      return row ? { userId: text(row.user_id) as string, counter: Number(row.counter) } : null
+      if (!row) return null
+      return { userId: text(row.user_id) as string, counter: Number(row.counter), name: text(row.name), lastUsedAt: row.last_used_at === null ? null : instant(row.last_used_at) }
     },
   }
 }

@@ -29,7 +29,7 @@ export function mongoBackDoor(db: Db): BackDoor {
     },
     async authenticator(credentialID) {
       const doc = await one("authenticators", { credentialID })
-      return doc ? { userId: hex(doc.userId), counter: Number(doc.counter) } : null
+      return doc ? { userId: hex(doc.userId), counter: Number(doc.counter), name: doc.name ?? null, lastUsedAt: doc.lastUsedAt ?? null } : null
     },
   }
 }

@@ -243,6 +243,16 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       put(store.authenticators, credentialID, next)
       return copy(next)
     },
+    async updateAuthenticator(credentialID, update) {
+      const current = store.authenticators.get(credentialID)
+      if (!current) return null
+      const next = { ...current }
+      if (update.name !== undefined) next.name = update.name
+      if (update.lastUsedAt !== undefined) next.lastUsedAt = update.lastUsedAt ? new Date(update.lastUsedAt.getTime()) : null
+      if (update.counter !== undefined) next.counter = Math.max(current.counter, update.counter)
+      put(store.authenticators, credentialID, next)
+      return copy(next)
+    },
 
     ...twoFactorMethods(store, put, remove),
 

@@ -226,6 +226,19 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
       if (!updated) throw new Error(`updateAuthenticatorCounter: no authenticator ${credentialID}`)
       return fromRecord<AdapterAuthenticator>(updated)
     },
+    async updateAuthenticator(credentialID, update) {
+      const filter = { credentialID: key(credentialID, "credentialID") }
+      const set: Record<string, unknown> = {}
+      if (update.name !== undefined) set.name = update.name
+      if (update.lastUsedAt !== undefined) set.lastUsedAt = update.lastUsedAt
+      // One atomic update: the details set, the counter never lowered.
+      const changes = { ...(Object.keys(set).length && { $set: set }), ...(update.counter !== undefined && { $max: { counter: update.counter } }) }
+      const authenticators = (await handles()).authenticators
+      const updated = Object.keys(changes).length
+        ? await authenticators.findOneAndUpdate(filter, changes, { ...opts, returnDocument: "after" })
+        : await authenticators.findOne(filter, opts)
+      return updated ? fromRecord<AdapterAuthenticator>(updated) : null
+    },
 
     ...twoFactorMethods(handles, opts, atomically),
     ...passwordMethods(handles, opts),

@@ -29,6 +29,7 @@ import { dropSchema, migrateToLatest } from "./schema.js"
 import { tableNames, type TableOptions } from "./tables.js"
 import { twoFactorMethods } from "./two-factor.js"
 import { passwordMethods } from "./passwords.js"
+import { passkeyDetailMethods } from "./passkey-details.js"
 
 export type SqlAdapterOptions = TableOptions
 
@@ -208,7 +209,7 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
 
     async getAuthenticator(credentialID) {
       const row = await db.selectFrom(t.authenticators).selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
-      return row ? toAuthenticator(row) : null
+      return row ? toAuthenticator(row, codec) : null
     },
     async createAuthenticator(authenticator) {
       await db.insertInto(t.authenticators).values(authenticatorColumns(authenticator, codec)).execute()
@@ -216,24 +217,25 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
     },
     async listAuthenticatorsByUserId(userId) {
       const rows = await db.selectFrom(t.authenticators).selectAll().where("user_id", "=", userId).execute()
-      return rows.map(toAuthenticator)
+      return rows.map((row) => toAuthenticator(row, codec))
     },
     async deleteAuthenticator(credentialID) {
       const row = await db.selectFrom(t.authenticators).selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
       if (!row) return null
       await db.deleteFrom(t.authenticators).where("credential_id", "=", credentialID).execute()
-      return toAuthenticator(row)
+      return toAuthenticator(row, codec)
     },
     async updateAuthenticatorCounter(credentialID, counter) {
       // Never lowered: a slower request with an older counter must not undo a newer one.
       await db.updateTable(t.authenticators).set({ counter }).where("credential_id", "=", credentialID).where("counter", "<", counter).execute()
       const row = await db.selectFrom(t.authenticators).selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
       if (!row) throw new Error(`updateAuthenticatorCounter: no authenticator ${credentialID}`)
-      return toAuthenticator(row)
+      return toAuthenticator(row, codec)
     },
 
     ...twoFactorMethods(db, t, codec, atomically),
     ...passwordMethods(db, t, codec, atomically),
+    ...passkeyDetailMethods(db, t, codec),
 
     async transaction(work) {
       if (inTransaction) return work(adapter)

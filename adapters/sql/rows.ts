@@ -114,11 +114,15 @@ export function authenticatorColumns(authenticator: AdapterAuthenticator, codec:
     credential_device_type: authenticator.credentialDeviceType,
     credential_backed_up: codec.bool(authenticator.credentialBackedUp),
     transports: authenticator.transports ?? null,
+    // The details columns (migration 0005), written only when given (adapters that keep them).
+    ...(authenticator.name !== undefined && { name: authenticator.name }),
+    ...(authenticator.createdAt !== undefined && { created_at: authenticator.createdAt ? codec.instant(authenticator.createdAt) : null }),
+    ...(authenticator.lastUsedAt !== undefined && { last_used_at: authenticator.lastUsedAt ? codec.instant(authenticator.lastUsedAt) : null }),
   }
 }
 
-export function toAuthenticator(row: Row): AdapterAuthenticator {
-  return {
+export function toAuthenticator(row: Row, codec: Codec): AdapterAuthenticator {
+  const authenticator: AdapterAuthenticator = {
     credentialID: str(row.credential_id),
     userId: str(row.user_id),
     providerAccountId: str(row.provider_account_id),
@@ -128,4 +132,11 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     credentialBackedUp: Boolean(Number(row.credential_backed_up)),
     transports: optionalStr(row.transports),
   }
+  // The details columns (migration 0005): null when unknown (passkeys registered before).
+  if ("name" in row) {
+    authenticator.name = optionalStr(row.name)
+    authenticator.createdAt = row.created_at === null || row.created_at === undefined ? null : codec.toDate(row.created_at)
+    authenticator.lastUsedAt = row.last_used_at === null || row.last_used_at === undefined ? null : codec.toDate(row.last_used_at)
+  }
+  return authenticator
 }

@@ -7,6 +7,7 @@ import { Migrator, type Migration } from "kysely"
 import { columnTypes, kindOf, type AnyDb, type SqlKind } from "./codec.js"
 import type { TableNames } from "./tables.js"
 import { passwordsMigration } from "./passwords.js"
+import { passkeyDetailsMigration } from "./passkey-details.js"
 
 function initial(kind: SqlKind, t: TableNames): Migration {
   const type = columnTypes(kind)
@@ -118,7 +119,7 @@ function migrator(db: AnyDb, t: TableNames): Migrator {
   const kind = kindOf(db)
   return new Migrator({
     db,
-    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t) }) },
+    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t), "0005_passkey_details": passkeyDetailsMigration(kind, t) }) },
     migrationTableName: t.migrations,
     migrationLockTableName: t.migrationLock,
   })

@@ -9,7 +9,8 @@ export interface BackDoor {
   account(provider: string, providerAccountId: string): Promise<Pick<AdapterAccount, "userId" | "access_token"> | null>
   session(sessionToken: string): Promise<Pick<AdapterSession, "userId" | "expires"> | null>
   verificationToken(identifier: string, token: string): Promise<Pick<VerificationToken, "expires"> | null>
-  authenticator(credentialID: string): Promise<Pick<AdapterAuthenticator, "userId" | "counter"> | null>
+  /** With the passkey details (`name`, `lastUsedAt`) where the adapter keeps them. */
+  authenticator(credentialID: string): Promise<Pick<AdapterAuthenticator, "userId" | "counter" | "name" | "lastUsedAt"> | null>
 }
 
 export interface AdapterContractOptions {

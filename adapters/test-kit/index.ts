@@ -15,6 +15,7 @@ import { tokenChecks } from "./tokens.js"
 import { linkingChecks } from "./linking.js"
 import { accountTokenChecks } from "./account-tokens.js"
 import { passwordChecks } from "./passwords.js"
+import { passkeyDetailChecks } from "./passkey-details.js"
 import { twoFactorChecks } from "./two-factor.js"
 import { userChecks } from "./users.js"
 
@@ -50,6 +51,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("accounts and passkeys of a user (Gatehouse extensions)", () => linkingChecks(context))
     describe("refreshed provider tokens (Gatehouse extension)", () => accountTokenChecks(context))
     describe("password hashes (Gatehouse extension)", () => passwordChecks(context))
+    describe("passkey names and last use (Gatehouse extension)", () => passkeyDetailChecks(context))
     describe("two-factor records and recovery codes (Gatehouse extensions)", () => twoFactorChecks(context))
   })
 }

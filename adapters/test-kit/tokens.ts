@@ -34,6 +34,14 @@ export function tokenChecks({ adapter, db, check }: ContractContext): void {
     expect(results.filter((result) => result !== null)).toHaveLength(1)
   })
 
+  // Auth.js's fields (an adapter that keeps passkey details adds them as null: passkey-details.ts checks those).
+  const authFields = (found: AdapterAuthenticator | null | undefined) => {
+    if (!found) return found
+    const { name, createdAt, lastUsedAt, ...rest } = found
+    expect([name ?? null, createdAt ?? null, lastUsedAt ?? null]).toEqual([null, null, null])
+    return rest
+  }
+
   const authenticatorFor = (userId: string): AdapterAuthenticator => {
     const credentialID = randomUUID()
     return {
@@ -55,10 +63,10 @@ export function tokenChecks({ adapter, db, check }: ContractContext): void {
     await adapter().createAuthenticator(first)
     await adapter().createAuthenticator(second)
     expect(await db.authenticator(first.credentialID)).toMatchObject({ userId: user.id, counter: 5 })
-    expect(await adapter().getAuthenticator(first.credentialID)).toEqual(first)
+    expect(authFields(await adapter().getAuthenticator(first.credentialID))).toEqual(first)
     const listed = await adapter().listAuthenticatorsByUserId(user.id)
     expect(listed.map((a) => a.credentialID).sort()).toEqual([first.credentialID, second.credentialID].sort())
-    expect(listed.find((a) => a.credentialID === second.credentialID)).toEqual(second)
+    expect(authFields(listed.find((a) => a.credentialID === second.credentialID))).toEqual(second)
     expect(await adapter().getAuthenticator(randomUUID())).toBeNull()
   })
 

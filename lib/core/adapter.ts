@@ -37,6 +37,8 @@ export const ADAPTER_METHODS = [
   "deleteAuthenticator",
   // Gatehouse extension: storing refreshed provider tokens (getAccessToken, issue #17).
   "updateAccountTokens",
+  // Gatehouse extension: passkey names and last use (the account page, issue #15).
+  "updateAuthenticator",
   // Gatehouse extensions: password hashes (password accounts, gatehouse/providers/password).
   "getPasswordHash",
   "setPasswordHash",
