@@ -19,6 +19,7 @@ export * from "./errors.js"
 export type * from "./types.js"
 export type * from "./adapters.js"
 export type { WarningCode } from "./warnings.js"
+export type { TelemetryOptions } from "./telemetry/options.js"
 export type {
   CredentialsConfig,
   CredentialInput,

@@ -18,6 +18,7 @@ import type { raw, skipCSRFCheck } from "./core/symbols.js"
 import type { CallbacksOptions, EventCallbacks } from "./callbacks.js"
 import type { TwoFactorOptions } from "./two-factor/options.js"
 import type { LocaleMessages } from "./i18n/options.js"
+import type { TelemetryOptions } from "./telemetry/options.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
 export type { LogLevel, LoggerInstance, ProviderType }
@@ -308,6 +309,12 @@ export interface AuthConfig {
    * `true` also serves it in production (it answers 404 when off).
    */
   diagnostics?: boolean
+  /**
+   * OpenTelemetry traces and metrics (`@opentelemetry/api`). Default: the globally registered
+   * providers (no-ops until an SDK registers some); `{ tracerProvider, meterProvider }` uses
+   * those; `false` turns the instrumentation off. README, "Observability".
+   */
+  telemetry?: false | TelemetryOptions
   /** May change or vanish without notice. */
   experimental?: Record<string, unknown>
   raw?: typeof raw

@@ -16,6 +16,7 @@ import { candidateHashes, hashToken, newToken } from "../providers/email/token.j
 import type { EmailProviderConfig } from "../providers/types.js"
 import { enforceRateLimit } from "../rate-limit/limiter.js"
 import { accountAdapter, type AccountHolder } from "./user.js"
+import { traceMail } from "../telemetry/mail.js"
 
 const DAY = 24 * 60 * 60
 
@@ -48,7 +49,7 @@ export async function requestEmailChange(ctx: RequestContext, holder: AccountHol
   try {
     const send = provider.sendVerificationRequest
     if (!send) throw new Error("the provider has no sendVerificationRequest")
-    await send({ identifier: email, url, expires, provider, token, theme: ctx.config.theme, request: ctx.request.webRequest(), purpose: "changeEmail" })
+    await traceMail(ctx.config, provider.id, email, async () => send({ identifier: email, url, expires, provider, token, theme: ctx.config.theme, request: ctx.request.webRequest(), purpose: "changeEmail" }))
   } catch (error) {
     await Promise.resolve(adapter.useVerificationToken({ identifier, token: hashed })).catch(() => undefined)
     throw new EmailSignInError("The confirmation email could not be sent", { cause: { err: error } })

@@ -30,6 +30,7 @@ import { createContext, type RequestContext } from "./context.js"
 import { assertCsrf } from "./csrf.js"
 import { toErrorOutcome } from "./error-outcome.js"
 import type { InternalRequest } from "./request.js"
+import { traceAction, type ActionTrace } from "../telemetry/action.js"
 
 interface Route {
   handler: (ctx: RequestContext, provider: Provider) => ResponseInternal | Promise<ResponseInternal>
@@ -120,8 +121,15 @@ export interface DispatchOptions {
   throwErrors?: boolean
 }
 
-export async function dispatch(request: InternalRequest, config: ResolvedConfig, options?: DispatchOptions): Promise<ResponseInternal> {
+export function dispatch(request: InternalRequest, config: ResolvedConfig, options?: DispatchOptions): Promise<ResponseInternal> {
+  const telemetry = config.telemetry
+  // One span per action (lib/telemetry/action.ts); `trace` learns the provider and the error.
+  return telemetry ? traceAction(telemetry, request, (trace) => run(request, config, options, trace)) : run(request, config, options)
+}
+
+async function run(request: InternalRequest, config: ResolvedConfig, options?: DispatchOptions, trace?: ActionTrace): Promise<ResponseInternal> {
   const ctx = createContext(config, request)
+  if (trace) trace.sessionCookie = ctx.cookies.sessionToken.name
   let response: ResponseInternal
   try {
     // Off (production by default): answered exactly like a path that is no action at all.
@@ -129,11 +137,13 @@ export async function dispatch(request: InternalRequest, config: ResolvedConfig,
     const route = findRoute(request)
     if (route.api) ctx.wantsJson = true
     const provider = findProvider(config, request, route)
+    if (trace) trace.provider = provider
     if (request.readBody && request.body === undefined && request.method === "POST") request.body = await request.readBody()
     const needsCsrf = typeof route.csrf === "function" ? route.csrf(provider as Provider) : route.csrf
     if (needsCsrf) assertCsrf(ctx)
     response = await route.handler(ctx, provider as Provider)
   } catch (error) {
+    if (trace) trace.error = error
     if (options?.throwErrors && error instanceof AuthError && !ctx.returnRedirect) throw error
     response = toErrorOutcome(error, ctx)
   }

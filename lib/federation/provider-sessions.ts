@@ -11,6 +11,7 @@ import { decodeJwt } from "jose"
 import type { Account } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
+import { countRevocation } from "../telemetry/counts.js"
 import type { StoredSession } from "../state/types.js"
 import { CLOCK_TOLERANCE } from "../jwt/codec.js"
 import { announce } from "../sessions/runtime.js"
@@ -66,6 +67,7 @@ export async function endProviderSessions(config: ResolvedConfig, providerId: st
       if (binding.user) await store.removeSessions?.(binding.user, [binding.sid])
     }
     await announce(config, { sid: binding.sid })
+    countRevocation(config, "backchannel")
     await fireEvent(config, "revokeSession", { userId: binding.user ?? "", scope: "session", sessionId: binding.sid })
     ended++
   }

@@ -21,6 +21,7 @@ import { bareHost, configuredHosts, isInternalAddress } from "./address.js"
 import { callWith } from "./app-fetch.js"
 import { cachedGet } from "./metadata-cache.js"
 import { outboundLimits } from "./options.js"
+import { traceProviderFetch } from "../telemetry/outbound.js"
 import { call } from "./transport.js"
 
 export const MAX_REDIRECTS = 5
@@ -92,6 +93,8 @@ export function providerFetch(provider: OAuthProviderConfig, log: (message: stri
     if (kind === "profile" || method !== "GET" || new Headers(init.headers).has("authorization")) return hop(url, init, false)
     return cachedGet(`${pathOf(base)} ${url.href}`, () => follow(url, init), log)
   }) as typeof fetch
-  built[kind].set(provider, outbound)
-  return outbound
+  // A span and a duration per call when the provider's configuration has telemetry on (issue #20).
+  const traced = traceProviderFetch(provider, kind, outbound)
+  built[kind].set(provider, traced)
+  return traced
 }

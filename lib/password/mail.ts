@@ -12,6 +12,7 @@ import { render } from "../pages/render.js"
 import { formatExpiry } from "../providers/email/texts.js"
 import { transportOf } from "../providers/email/send.js"
 import type { PasswordMail, PasswordSettings } from "./options.js"
+import { traceMail } from "../telemetry/mail.js"
 
 const color = (value: string | undefined, fallback: string) => (value && CSS_COLOR.test(value.trim()) ? value.trim() : fallback)
 
@@ -36,9 +37,10 @@ export async function sendPasswordMail(ctx: RequestContext, settings: PasswordSe
     logo: ctx.config.theme.logo && /^https:\/\//i.test(ctx.config.theme.logo) ? ctx.config.theme.logo : undefined,
   }
   const mail: PasswordMail = { kind, to, url, expires, subject, text: render("email-text", model), html: render("email-html", model) }
-  if (settings.sendMail) return void (await settings.sendMail(mail))
+  const sendMail = settings.sendMail
+  if (sendMail) return void (await traceMail(ctx.config, "password", to, async () => sendMail(mail)))
   const provider = settings.email
   if (!provider) return
   const from = provider.from ?? `no-reply@${new URL(url).hostname}`
-  await transportOf(provider).sendMail({ to, from, subject: mail.subject, text: mail.text, html: mail.html })
+  await traceMail(ctx.config, provider.id, to, () => transportOf(provider).sendMail({ to, from, subject: mail.subject, text: mail.text, html: mail.html }))
 }

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto"
 import { RateLimited } from "../errors.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { LimitedMethod, RateLimitRule } from "./options.js"
+import { countRateLimitRefusal } from "../telemetry/counts.js"
 
 /**
  * Identifiers are stored hashed: the store never holds the addresses or names people typed. They
@@ -52,6 +53,7 @@ export async function enforceRateLimit(
     tripped ||= count === rule.limit + 1
   })
   if (!over.length) return
+  countRateLimitRefusal(config, method)
   const error = new RateLimited(`Too many ${method} sign-in attempts (${over.join("; ")}); refused until the window ends`, { retryAfter })
   // Logged when a limit is first exceeded in its window, not on every refused attempt.
   if (tripped) config.logger.error(error)

@@ -7,10 +7,13 @@ import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { CookieJar } from "./chunks.js"
 import { readCookieSession, type ClientSource, type SessionResult, type SessionUpdate } from "./cookie-strategy.js"
 import { readDatabaseSession } from "./database-strategy.js"
+import { countSessionRead } from "../telemetry/counts.js"
 
 export type { SessionResult, SessionUpdate }
 
 /** `client` gives the user agent and address, asked for only when a session record is written. */
 export function readSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client?: ClientSource): Promise<SessionResult> {
-  return config.session.strategy === "database" ? readDatabaseSession(config, jar, set, update) : readCookieSession(config, jar, set, update, client)
+  const read = config.session.strategy === "database" ? readDatabaseSession(config, jar, set, update) : readCookieSession(config, jar, set, update, client)
+  // One counter add per read (gatehouse.session.reads); no span on this path.
+  return countSessionRead(config, read)
 }

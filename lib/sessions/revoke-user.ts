@@ -11,6 +11,7 @@
 import type { AuthConfig, AuthConfigInput } from "../types.js"
 import { resolveConfig, type ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
+import { countRevocation } from "../telemetry/counts.js"
 import { InvalidRequest } from "../errors.js"
 import { sessionAdapter } from "./adapter.js"
 import { longestSessionSeconds } from "./check.js"
@@ -29,6 +30,7 @@ export async function endUserSessions(config: ResolvedConfig, userId: string): P
     const listed = (await store.listSessions?.(userId)) ?? []
     if (listed.length) await store.removeSessions?.(userId, listed.map((record) => record.sid))
   }
+  countRevocation(config, "user")
   await fireEvent(config, "revokeSession", { userId, scope: "user" })
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
+import { countRevocation } from "../telemetry/counts.js"
 import { InvalidRequest, SessionNotFound } from "../errors.js"
 import type { SessionIdentity } from "../session/cookie-strategy.js"
 import { sessionAdapter } from "./adapter.js"
@@ -42,6 +43,7 @@ export async function revokeOwnSession(config: ResolvedConfig, identity: Session
     if (!record && id !== identity.sid) throw new SessionNotFound("No live session of the signed-in user has that id")
     await endCookieSession(config, userId, id, record?.expires ?? identity.expires)
   }
+  countRevocation(config, "session")
   await fireEvent(config, "revokeSession", { userId, scope: "session", sessionId: id })
 }
 
@@ -63,6 +65,7 @@ export async function revokeOwnOtherSessions(config: ResolvedConfig, identity: S
       await announce(config, { user: userId, notBefore })
     }
   }
+  countRevocation(config, "others", ended)
   await fireEvent(config, "revokeSession", { userId, scope: "others" })
   return ended
 }

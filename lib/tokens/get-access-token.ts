@@ -21,6 +21,7 @@ import type { OAuthProviderConfig } from "../providers/types.js"
 import { refreshGrant } from "./refresh-grant.js"
 import { refreshOnce } from "./single-flight.js"
 import { tokenHome } from "./token-home.js"
+import { countRefresh } from "../telemetry/counts.js"
 
 export interface GetAccessTokenOptions {
   /** Refresh when the token expires within this many seconds. Default 60. */
@@ -59,7 +60,7 @@ export async function getAccessToken(req: GatehouseRequest, config: AuthConfigIn
       resolved,
       oauth,
       tokens.refresh_token,
-      () => refreshGrant(resolved, oauth, tokens),
+      () => countRefresh(resolved, oauth.id, refreshGrant(resolved, oauth, tokens)),
       (next) => {
         refreshedHere = true
         return home.save(next)

@@ -23,6 +23,7 @@ import { codeCookie } from "../../providers/email/pending.js"
 import { randomHex } from "../../crypto/random.js"
 import { authorizeSignIn } from "../callback/login.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
+import { traceMail } from "../../telemetry/mail.js"
 
 const DAY = 24 * 60 * 60
 
@@ -51,7 +52,7 @@ export async function emailSignin(ctx: RequestContext, provider: EmailProviderCo
   try {
     const send = provider.sendVerificationRequest
     if (!send) throw new Error("the provider has no sendVerificationRequest")
-    await send({ identifier, url, expires, provider, token, code, codeExpires, theme: ctx.config.theme, request: ctx.request.webRequest() })
+    await traceMail(ctx.config, provider.id, identifier, async () => send({ identifier, url, expires, provider, token, code, codeExpires, theme: ctx.config.theme, request: ctx.request.webRequest() }))
   } catch (error) {
     // No orphan token: the link was never delivered.
     await Promise.resolve(adapter.useVerificationToken({ identifier, token: hashed })).catch(() => undefined)

@@ -38,6 +38,8 @@ import { MemoryStore } from "../../state/memory.js"
 import type { StateStore } from "../../state/types.js"
 import { InvalidOption } from "../../errors.js"
 import { bindToTheme, resolveI18n, type ResolvedI18n } from "../../i18n/index.js"
+import { withTelemetry } from "../../telemetry/config.js"
+import type { Telemetry } from "../../telemetry/instruments.js"
 import { resolveRequestId, type ResolvedRequestId } from "../../audit/request-id.js"
 
 export interface ResolvedSession {
@@ -106,6 +108,8 @@ export interface ResolvedConfig {
   readonly twoFactor?: ResolvedTwoFactor
   /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
   readonly store: StateStore
+  /** The tracer and metric instruments (issue #20, lib/telemetry); undefined with `telemetry: false`. */
+  readonly telemetry?: Telemetry
   readonly production: boolean
   /** The `diagnostics` action is served (the option, else not in production). */
   readonly diagnostics: boolean
@@ -133,7 +137,7 @@ const cache = new WeakMap<object, ResolvedConfig>()
 export function resolveConfig(config: object, env: EnvObject = process.env): ResolvedConfig {
   const hit = cache.get(config)
   if (hit) return hit
-  const resolved = Object.freeze(build(config, env))
+  const resolved = Object.freeze(withTelemetry(build(config, env), config))
   cache.set(config, resolved)
   return resolved
 }

@@ -1,0 +1,50 @@
+/**
+ * The counters outside actions: session reads (the only instrumentation on the requireAuth and
+ * authSession path: one counter add with a prebuilt attribute set, no span), rate-limit refusals,
+ * revocations and token refreshes. Each is a no-op when the configuration's telemetry is off.
+ */
+import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { SessionResult } from "../session/cookie-strategy.js"
+import { ATTR, errorType } from "./names.js"
+
+/** Counts a session read when it settles; `read` itself when telemetry is off. */
+export function countSessionRead(config: ResolvedConfig, read: Promise<SessionResult>): Promise<SessionResult> {
+  const telemetry = config.telemetry
+  if (!telemetry) return read
+  const attributes = telemetry.readAttributes[config.session.strategy]
+  return read.then(
+    (result) => {
+      telemetry.sessionReads.add(1, result.session ? attributes.active : result.cookies.length ? attributes.invalid : attributes.none)
+      return result
+    },
+    (error: unknown) => {
+      telemetry.sessionReads.add(1, attributes.error)
+      throw error
+    },
+  )
+}
+
+export function countRateLimitRefusal(config: ResolvedConfig, method: string): void {
+  config.telemetry?.rateLimitRefusals.add(1, { [ATTR.rateLimitMethod]: method })
+}
+
+/** `count` sessions ended (`others` may end several, or none). */
+export function countRevocation(config: ResolvedConfig, scope: "session" | "others" | "user" | "backchannel", count = 1): void {
+  if (count > 0) config.telemetry?.revocations.add(count, { [ATTR.revocationScope]: scope })
+}
+
+/** Counts a refresh of `providerId`'s access token when it settles. */
+export function countRefresh<T>(config: ResolvedConfig, providerId: string, refresh: Promise<T>): Promise<T> {
+  const telemetry = config.telemetry
+  if (!telemetry) return refresh
+  return refresh.then(
+    (result) => {
+      telemetry.refreshes.add(1, { [ATTR.providerId]: providerId, [ATTR.outcome]: "success" })
+      return result
+    },
+    (error: unknown) => {
+      telemetry.refreshes.add(1, { [ATTR.providerId]: providerId, [ATTR.outcome]: "failure", [ATTR.errorType]: errorType(error) })
+      throw error
+    },
+  )
+}
