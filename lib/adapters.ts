@@ -50,6 +50,44 @@ export interface AdapterSession {
 /** The token fields `updateAccountTokens` writes (`null` clears a field). */
 export type AccountTokenUpdate = { [field in "access_token" | "refresh_token" | "expires_at" | "id_token" | "token_type" | "scope"]?: AdapterAccount[field] | null }
 
+/**
+ * A cookie session's record (Gatehouse extension), kept by the adapter when the app has no shared
+ * store (`store`), so every process can list a user's cookie sessions.
+ */
+export interface AdapterCookieSession {
+  /** The session id (`sid` in the cookie). */
+  sid: string
+  userId: string
+  createdAt: Date
+  lastSeenAt: Date
+  expires: Date
+  userAgent: string | null
+  ip: string | null
+}
+
+/**
+ * A cookie-session revocation (Gatehouse extension), kept until `expires` (when every session it
+ * ends would have expired anyway): kind `"session"` ends the session whose `sid` is `key`; kind
+ * `"user"` ends every session of the user `key` that started before `notBefore`.
+ */
+export interface AdapterSessionRevocation {
+  /** Unique (made by Gatehouse). */
+  id: string
+  kind: "session" | "user"
+  key: string
+  /** Kind `"user"` only (null for `"session"`). */
+  notBefore: Date | null
+  /** When it was recorded (Gatehouse's clock): what `listSessionRevocations({ since })` compares. */
+  createdAt: Date
+  expires: Date
+}
+
+/** Which revocations `listSessionRevocations` returns: live ones (not expired), all, or only those recorded at or after `since` and/or with a `key` in `keys`. */
+export interface SessionRevocationFilter {
+  since?: Date
+  keys?: string[]
+}
+
 /** Options of `deleteSessionsByUserId`. */
 export interface DeleteSessionsOptions {
   /** A session token to keep (the caller's own session, for "sign out everywhere else"). */
@@ -123,6 +161,20 @@ export interface Adapter {
   listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
   /** Gatehouse extension: deletes every session of the user but `options.except`; returns how many. */
   deleteSessionsByUserId?(userId: string, options?: DeleteSessionsOptions): Awaitable<number>
+  /**
+   * Gatehouse extensions: cookie-session records and revocations, so that processes sharing only
+   * the database (no `store`) share cookie-session revocation (see the README's "Sessions and
+   * devices"). All five or none. `putCookieSession` creates or replaces the record with that sid.
+   */
+  putCookieSession?(session: AdapterCookieSession): Awaitable<void>
+  /** The user's cookie-session records (any order; expired ones may be included). */
+  listCookieSessions?(userId: string): Awaitable<AdapterCookieSession[]>
+  /** Removes the listed records of the user (unknown sids are ignored). */
+  deleteCookieSessions?(userId: string, sids: string[]): Awaitable<void>
+  /** Records a revocation (expired ones may be removed at any time). */
+  addSessionRevocation?(revocation: AdapterSessionRevocation): Awaitable<void>
+  /** The revocations not yet expired that match `filter` (every one when it is empty), any order. */
+  listSessionRevocations?(filter: SessionRevocationFilter): Awaitable<AdapterSessionRevocation[]>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
   /** Gatehouse extension (password accounts): the user's password hash (a string that names its parameters), or null. */

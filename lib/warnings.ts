@@ -18,6 +18,8 @@ export const WARNINGS = {
     "trustHost is on and AUTH_URL is not set: links Gatehouse writes (sign-in, callbacks, emails) follow the Host and X-Forwarded-Host headers. Only safe behind a proxy that overwrites them; set AUTH_URL to be sure.",
   "memory-adapter-production":
     "The memory adapter keeps users and sessions in this process only: they vanish on restart and are not shared between instances. Use the SQL or MongoDB adapter in production.",
+  "session-revocation-local":
+    "Cookie sessions with an adapter that does not store cookie-session revocations, and no `store`: a session signed out or revoked on one process stays valid on the others. Configure `store: RedisStore(...)`, or use Gatehouse's SQL or MongoDB adapter.",
   "session-maxage-past": "`session.maxAge` is a date in the past: every session is already expired.",
 } as const
 

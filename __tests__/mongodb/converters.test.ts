@@ -203,12 +203,14 @@ describe("collections and indexes", () => {
       verification_tokens: [{ key: { identifier: 1, token: 1 }, unique: true }],
       authenticators: [{ key: { credentialID: 1 }, unique: true }, { key: { userId: 1 } }],
       recovery_codes: [{ key: { userId: 1, hash: 1 }, unique: true }],
+      cookie_sessions: [{ key: { userId: 1 } }, { key: { expires: 1 }, expireAfterSeconds: 0 }],
+      session_revocations: [{ key: { createdAt: 1 } }, { key: { key: 1 } }, { key: { expires: 1 }, expireAfterSeconds: 0 }],
     })
   })
 
   it("indexes follow custom collection names", () => {
     const names = collectionNames({ collections: { Users: "auth_users", VerificationTokens: "auth_tokens" } })
-    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes"])
+    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations"])
   })
 })
 

@@ -14,8 +14,9 @@ import { randomUUID } from "node:crypto"
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../../lib/adapters.js"
 import { DEVELOPMENT_ADAPTER, type TransactionalAdapter } from "../../lib/core/adapter.js"
 import { forgetTwoFactor, twoFactorMethods, type TwoFactorMaps } from "./two-factor.js"
+import { cookieSessionMethods, type CookieSessionMaps } from "./cookie-sessions.js"
 
-interface Store extends TwoFactorMaps {
+interface Store extends TwoFactorMaps, CookieSessionMaps {
   users: Map<string, AdapterUser>
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
@@ -76,7 +77,7 @@ function rollBack(writes: Write[]): void {
 const transactionWrites = new AsyncLocalStorage<Write[]>()
 
 export function MemoryAdapter(): MemoryAdapterInstance {
-  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map() }
+  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
   const put = <V>(map: Map<string, V>, key: string, value: V) => {
     transactionWrites.getStore()?.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: value })
@@ -255,6 +256,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     },
 
     ...twoFactorMethods(store, put, remove),
+    ...cookieSessionMethods(store, put, remove),
 
     async getPasswordHash(userId) {
       return store.passwords.get(userId) ?? null

@@ -10,6 +10,7 @@ import { fromRecord, fromUser, isObjectIdHex, key, to, toObjectId } from "./conv
 import { compensating, inTransaction } from "./transactions.js"
 import { twoFactorMethods } from "./two-factor.js"
 import { passwordMethods } from "./passwords.js"
+import { cookieSessionMethods } from "./cookie-sessions.js"
 
 export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction">> {
   transaction<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
@@ -242,6 +243,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
 
     ...twoFactorMethods(handles, opts, atomically),
     ...passwordMethods(handles, opts),
+    ...cookieSessionMethods(handles, opts),
 
     async transaction(work) {
       if (session) return work(adapter)

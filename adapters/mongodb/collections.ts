@@ -13,6 +13,8 @@ export interface CollectionNames {
   TwoFactor: string
   RecoveryCodes: string
   Passwords: string
+  CookieSessions: string
+  SessionRevocations: string
 }
 
 export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
@@ -24,6 +26,8 @@ export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
   TwoFactor: "two_factor",
   RecoveryCodes: "recovery_codes",
   Passwords: "passwords",
+  CookieSessions: "cookie_sessions",
+  SessionRevocations: "session_revocations",
 })
 
 export interface CollectionOptions {
@@ -52,6 +56,8 @@ export interface Handles {
   twoFactor: Collection
   recoveryCodes: Collection
   passwords: Collection
+  cookieSessions: Collection
+  sessionRevocations: Collection
 }
 
 /** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
@@ -68,6 +74,8 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
     twoFactor: db.collection(names.TwoFactor),
     recoveryCodes: db.collection(names.RecoveryCodes),
     passwords: db.collection(names.Passwords),
+    cookieSessions: db.collection(names.CookieSessions),
+    sessionRevocations: db.collection(names.SessionRevocations),
   }
 }
 
@@ -76,7 +84,8 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
  * string, and the adapter stores no email at all for users without one, so those never
  * collide), accounts (provider, providerAccountId), sessions.sessionToken, verification tokens
  * (identifier, token), authenticators.credentialID. Plain: every `userId`, for deleteUser and
- * listing a user's authenticators. Names are the server's defaults (`email_1`, ...).
+ * listing a user's authenticators. Cookie-session records and revocations: `userId`, `createdAt`
+ * and `key`, and a TTL index on `expires`. Names are the server's defaults (`email_1`, ...).
  */
 export function indexSpecs(names: CollectionNames): { collection: string; indexes: IndexDescription[] }[] {
   return [
@@ -86,6 +95,8 @@ export function indexSpecs(names: CollectionNames): { collection: string; indexe
     { collection: names.VerificationTokens, indexes: [{ key: { identifier: 1, token: 1 }, unique: true }] },
     { collection: names.Authenticators, indexes: [{ key: { credentialID: 1 }, unique: true }, { key: { userId: 1 } }] },
     { collection: names.RecoveryCodes, indexes: [{ key: { userId: 1, hash: 1 }, unique: true }] },
+    { collection: names.CookieSessions, indexes: [{ key: { userId: 1 } }, { key: { expires: 1 }, expireAfterSeconds: 0 }] },
+    { collection: names.SessionRevocations, indexes: [{ key: { createdAt: 1 } }, { key: { key: 1 } }, { key: { expires: 1 }, expireAfterSeconds: 0 }] },
   ]
 }
 

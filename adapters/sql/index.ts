@@ -29,6 +29,7 @@ import { dropSchema, migrateToLatest } from "./schema.js"
 import { tableNames, type TableOptions } from "./tables.js"
 import { twoFactorMethods } from "./two-factor.js"
 import { passwordMethods } from "./passwords.js"
+import { cookieSessionMethods } from "./cookie-sessions.js"
 import { passkeyDetailMethods } from "./passkey-details.js"
 
 export type SqlAdapterOptions = TableOptions
@@ -235,6 +236,7 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
 
     ...twoFactorMethods(db, t, codec, atomically),
     ...passwordMethods(db, t, codec, atomically),
+    ...cookieSessionMethods(db, t, codec),
     ...passkeyDetailMethods(db, t, codec),
 
     async transaction(work) {

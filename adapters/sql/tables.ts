@@ -8,6 +8,8 @@ export interface TableNames {
   twoFactor: string
   recoveryCodes: string
   passwords: string
+  cookieSessions: string
+  sessionRevocations: string
   migrations: string
   migrationLock: string
 }
@@ -29,6 +31,8 @@ export function tableNames(options: TableOptions = {}): TableNames {
     twoFactor: `${prefix}two_factor`,
     recoveryCodes: `${prefix}recovery_codes`,
     passwords: `${prefix}passwords`,
+    cookieSessions: `${prefix}cookie_sessions`,
+    sessionRevocations: `${prefix}session_revocations`,
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }

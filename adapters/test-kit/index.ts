@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, it } from "@jest/globals"
 import type { AdapterContractOptions, ContractContext } from "./fixtures.js"
 import { sessionChecks } from "./sessions.js"
 import { sessionListingChecks } from "./session-listing.js"
+import { cookieSessionChecks } from "./cookie-sessions.js"
 import { tokenChecks } from "./tokens.js"
 import { linkingChecks } from "./linking.js"
 import { accountTokenChecks } from "./account-tokens.js"
@@ -47,6 +48,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("users and accounts", () => userChecks(context))
     describe("sessions", () => sessionChecks(context))
     describe("listing and revoking sessions (optional methods)", () => sessionListingChecks(context))
+    describe("cookie-session records and revocations (optional methods)", () => cookieSessionChecks(context))
     describe("verification tokens and authenticators", () => tokenChecks(context))
     describe("accounts and passkeys of a user (Gatehouse extensions)", () => linkingChecks(context))
     describe("refreshed provider tokens (Gatehouse extension)", () => accountTokenChecks(context))

@@ -32,6 +32,12 @@ export const ADAPTER_METHODS = [
   // Gatehouse extensions (optional; listing and revoking sessions need them).
   "listSessionsByUserId",
   "deleteSessionsByUserId",
+  // Gatehouse extensions: cookie-session records and revocations in the database (no shared store).
+  "putCookieSession",
+  "listCookieSessions",
+  "deleteCookieSessions",
+  "addSessionRevocation",
+  "listSessionRevocations",
   // Gatehouse extensions: a user's accounts and removing a passkey (reclaiming an unproven account).
   "listAccountsByUserId",
   "deleteAuthenticator",

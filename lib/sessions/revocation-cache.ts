@@ -3,9 +3,10 @@
  * every time: what the store said about a session id and a user is trusted for
  * `REVOCATION_REFRESH_MS`, and revocations published by any process (pub/sub) land here at once.
  * A revocation learnt is kept (until evicted: the store still has it). Bounded: the oldest
- * entries go first.
+ * entries go first. With the adapter store (no shared store), its feed of every live revocation
+ * answers before the per-entry freshness (see lib/state/revocation-feed.ts).
  */
-import type { RevocationState } from "../state/types.js"
+import type { RevocationFeed, RevocationState } from "../state/types.js"
 
 /** How long a "not revoked" answer is trusted: the worst-case delay of a revocation. */
 export const REVOCATION_REFRESH_MS = 1000
@@ -26,6 +27,9 @@ export class RevocationCache {
   readonly #sids = new Map<string, Known<boolean>>()
   readonly #users = new Map<string, Known<number>>()
 
+  /** `feed`: the store holds every live revocation in this process (the adapter store), and answers first. */
+  constructor(private readonly feed?: RevocationFeed) {}
+
   /**
    * True: revoked; false: known not to be (fresh answers only); undefined: ask the store.
    * `createdAt` is when the session started (ms): a user's "not before" above it revokes it.
@@ -35,6 +39,10 @@ export class RevocationCache {
     if (bySid?.value) return true
     const byUser = userId === undefined ? undefined : this.#users.get(userId)
     if (byUser && byUser.value > createdAt) return true
+    if (this.feed) {
+      const fromFeed = this.feed.check(sid, userId, createdAt, now)
+      if (fromFeed !== undefined) return fromFeed
+    }
     const fresh = (known: Known<unknown> | undefined, key: string | undefined) => key === undefined || (known !== undefined && now - known.at < REVOCATION_REFRESH_MS)
     return fresh(bySid, sid) && fresh(byUser, userId) ? false : undefined
   }

@@ -1,7 +1,8 @@
 /**
  * Sign-out of a cookie session: its `sid` is revoked until the cookie would have expired, so a
  * copy of the cookie reads as signed out everywhere (a cookie made before sids cannot be named:
- * it is only cleared, and stays valid until it expires, as before).
+ * it is only cleared, and stays valid until it expires, as before). A store that fails (the
+ * database behind the adapter store) does not fail the sign-out: the failure is logged.
  */
 import type { JWT } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
@@ -13,7 +14,13 @@ export async function endSignedOutSession(config: ResolvedConfig, token: JWT): P
   const { sid, userId } = tokenIdentity(token)
   if (!sid) return
   const ttl = Math.max(1, (typeof token.exp === "number" ? token.exp - nowSeconds() : config.session.maxAge) + CLOCK_TOLERANCE)
-  await config.store.revokeSid?.(sid, ttl)
+  try {
+    await config.store.revokeSid?.(sid, ttl)
+  } catch (error) {
+    // The database (adapter store) did not take it: the sign-out still happens (the cookie is
+    // cleared, and this process knows), and the failure is logged.
+    config.logger.error(error as Error)
+  }
   await announce(config, { sid })
-  if (userId) await config.store.removeSessions?.(userId, [sid])
+  if (userId) await config.store.removeSessions?.(userId, [sid])?.catch((error: unknown) => config.logger.error(error as Error))
 }

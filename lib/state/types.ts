@@ -5,6 +5,11 @@
  */
 export interface StateStore extends Partial<SessionStateStore>, Partial<ValueStateStore> {
   /**
+   * Set by the store Gatehouse builds on the adapter (no `store` configured, processes sharing a
+   * database): every live revocation, held in this process and kept current by polling.
+   */
+  readonly revocationFeed?: RevocationFeed
+  /**
    * Counts one hit on `key` in a fixed window of `windowSeconds` that starts with the key's first
    * hit. Returns the hits counted in the current window and when it ends (epoch milliseconds).
    */
@@ -52,6 +57,20 @@ export interface SessionStateStore {
   publish(message: string): Promise<void>
   /** Calls `listener` with every published message (of any process) from now on. */
   subscribe(listener: (message: string) => void): Promise<void>
+}
+
+/**
+ * Every live cookie-session revocation, held in this process's memory and caught up with the
+ * shared record (the database) at most once a second per process, by one poll that all requests
+ * share. Lets a read answer "not revoked" with no round trip.
+ */
+export interface RevocationFeed {
+  /**
+   * true: revoked; false: not revoked (the feed is complete and caught up within the last second);
+   * undefined: not known here (ask the store's `revocation`, which catches up first). Starts a
+   * background catch-up when one is due soon, so a steady stream of requests never waits.
+   */
+  check(sid: string | undefined, userId: string | undefined, createdAt: number, now: number): boolean | undefined
 }
 
 export const SESSION_STORE_METHODS = ["putSession", "listSessions", "removeSessions", "revokeSid", "revokeUser", "revocation", "publish", "subscribe"] as const

@@ -34,7 +34,7 @@ import {
 import { resolveRateLimit, type ResolvedRateLimit } from "../../rate-limit/options.js"
 import { resolveAccountLinking, type ResolvedAccountLinking } from "../../linking/options.js"
 import { assertStore, guardedStore } from "../../state/guarded.js"
-import { MemoryStore } from "../../state/memory.js"
+import { defaultStore } from "../../state/adapter-sessions.js"
 import type { StateStore } from "../../state/types.js"
 import { InvalidOption } from "../../errors.js"
 import { bindToTheme, resolveI18n, type ResolvedI18n } from "../../i18n/index.js"
@@ -238,6 +238,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
   })
 
   const i18n = resolveI18n(config.locale, config.messages)
+  const wrappedAdapter = adapter ? wrapAdapter(adapter, logger) : undefined
 
   const userCallbacks = config.callbacks ?? {}
   const callbacks: ResolvedCallbacks = Object.freeze({
@@ -251,7 +252,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
   return {
     source: config,
     providers,
-    adapter: adapter ? wrapAdapter(adapter, logger) : undefined,
+    adapter: wrappedAdapter,
     basePath,
     basePathExplicit: Boolean(explicitBasePath ?? urlBasePath),
     authUrl: settings.url,
@@ -278,7 +279,9 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     rateLimit: resolveRateLimit(config.rateLimit, settings.production),
     accountLinking: resolveAccountLinking(config.accountLinking),
     twoFactor: resolveTwoFactor(config.twoFactor, config.adapter),
-    store: guardedStore(assertStore(config.store) ?? new MemoryStore(), logger),
+    // A store given is guarded (timeouts, memory while it is down); the default is this process's
+    // memory, or for cookie sessions the adapter (lib/state/adapter-sessions.ts).
+    store: config.store === undefined ? defaultStore(wrappedAdapter, sessionOptions.strategy, logger, warnOnce, settings.production) : guardedStore(assertStore(config.store) as StateStore, logger),
     production: settings.production,
     diagnostics: config.diagnostics ?? !settings.production,
     generatedSecret,

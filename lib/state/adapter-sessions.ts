@@ -1,0 +1,84 @@
+/**
+ * The state store when the app configures an adapter and no `store`, for cookie sessions: rate
+ * limits, claims and shared values stay in this process's memory (as with no adapter), while
+ * cookie-session records and revocations go to the database through the adapter's optional
+ * methods (`putCookieSession`, `listCookieSessions`, `deleteCookieSessions`,
+ * `addSessionRevocation`, `listSessionRevocations`), so processes sharing only the database share
+ * revocation. Reads never wait on the database per request: see `revocation-feed.ts`.
+ *
+ * An adapter without these methods (an Auth.js adapter): this process's memory keeps them, as
+ * before (`session-revocation-local` warns in production); an adapter with only some of them is
+ * refused at start-up (`MissingAdapterMethods`).
+ */
+import { randomUUID } from "node:crypto"
+import type { Adapter, AdapterCookieSession } from "../adapters.js"
+import type { LoggerInstance } from "../core/logger.js"
+import { MissingAdapterMethods } from "../errors.js"
+import type { WarningCode } from "../warnings.js"
+import { MemoryStore } from "./memory.js"
+import { AdapterRevocationFeed } from "./revocation-feed.js"
+import type { StateStore, StoredSession } from "./types.js"
+
+export const COOKIE_SESSION_METHODS = ["putCookieSession", "listCookieSessions", "deleteCookieSessions", "addSessionRevocation", "listSessionRevocations"] as const
+
+type CookieSessionAdapter = Required<Pick<Adapter, (typeof COOKIE_SESSION_METHODS)[number]>>
+
+/** True when the adapter has all five methods; false when it has none; `MissingAdapterMethods` for some. */
+export function storesCookieSessions(adapter: Adapter): adapter is Adapter & CookieSessionAdapter {
+  const present = COOKIE_SESSION_METHODS.filter((method) => typeof adapter[method] === "function")
+  if (present.length === COOKIE_SESSION_METHODS.length) return true
+  if (!present.length) return false
+  const missing = COOKIE_SESSION_METHODS.filter((method) => !present.includes(method))
+  throw new MissingAdapterMethods(`The adapter has ${present.join(", ")} but lacks ${missing.join(", ")}: sharing cookie-session revocation through the database needs all five (or none)`)
+}
+
+function toStored(session: AdapterCookieSession): StoredSession {
+  return { sid: session.sid, createdAt: session.createdAt.getTime(), lastSeenAt: session.lastSeenAt.getTime(), expires: session.expires.getTime(), userAgent: session.userAgent, ip: session.ip }
+}
+
+export function adapterSessionStore(adapter: CookieSessionAdapter, logger: Pick<LoggerInstance, "error">): StateStore & { revocationFeed: AdapterRevocationFeed } {
+  const local = new MemoryStore()
+  const feed = new AdapterRevocationFeed(adapter, logger)
+  const revoke = async (kind: "session" | "user", key: string, notBefore: number | null, ttlSeconds: number) => {
+    const now = Date.now()
+    const revocation = { id: randomUUID(), kind, key, notBefore: notBefore === null ? null : new Date(notBefore), createdAt: new Date(now), expires: new Date(now + Math.max(1, ttlSeconds) * 1000) }
+    feed.note(revocation)
+    await adapter.addSessionRevocation(revocation)
+  }
+  return {
+    revocationFeed: feed,
+    hit: (key, windowSeconds) => local.hit(key, windowSeconds),
+    reset: (key) => local.reset(key),
+    claim: (key, ttlSeconds) => local.claim(key, ttlSeconds),
+    putValue: (key, value, ttlSeconds) => local.putValue(key, value, ttlSeconds),
+    getValue: (key) => local.getValue(key),
+    async putSession(userId, record) {
+      await adapter.putCookieSession({ sid: record.sid, userId, createdAt: new Date(record.createdAt), lastSeenAt: new Date(record.lastSeenAt), expires: new Date(record.expires), userAgent: record.userAgent, ip: record.ip })
+    },
+    async listSessions(userId) {
+      const now = Date.now()
+      return (await adapter.listCookieSessions(userId)).filter((session) => session.expires.getTime() > now).map(toStored)
+    },
+    async removeSessions(userId, sids) {
+      if (sids.length) await adapter.deleteCookieSessions(userId, [...sids])
+    },
+    revokeSid: (sid, ttlSeconds) => revoke("session", sid, null, ttlSeconds),
+    revokeUser: (userId, notBefore, ttlSeconds) => revoke("user", userId, notBefore, ttlSeconds),
+    revocation: (sid, userId) => feed.state(sid, userId),
+    // Other processes learn by polling the database; nothing to push.
+    publish: async () => undefined,
+    subscribe: async () => undefined,
+  }
+}
+
+/**
+ * The store of a configuration: the one given; else, for cookie sessions with an adapter that
+ * stores them, the adapter-backed one; else this process's memory.
+ */
+export function defaultStore(adapter: Adapter | undefined, strategy: "cookie" | "database", logger: Pick<LoggerInstance, "error">, warn: (code: WarningCode) => void, production: boolean): StateStore {
+  if (adapter && strategy !== "database") {
+    if (storesCookieSessions(adapter)) return adapterSessionStore(adapter, logger)
+    if (production) warn("session-revocation-local")
+  }
+  return new MemoryStore()
+}
