@@ -6,14 +6,14 @@
  * end on the error page with the named error, no session, no user.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals"
-import { spawn } from "node:child_process"
 import { createServer, type ServerResponse } from "node:http"
-import { connect, type AddressInfo, type Socket } from "node:net"
+import type { AddressInfo } from "node:net"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
 import type { OAuthProviderConfig } from "../../lib/providers/types.js"
 import { makeApp, reserve, testConfig } from "../helpers/app.js"
 import { hang, recorder, sendJson, startRogueOp, type RogueOp } from "./support/fault-rogue-op.js"
 import { finishAt, postSignin, startAt } from "./support/oauth-flow.js"
+import { unreachablePort } from "./support/unreachable.js"
 
 /** A bound on how long any answer here may take: the configured timeouts plus slack. */
 const BOUND_MS = 20_000
@@ -146,16 +146,9 @@ describe("a timeout on every call to a provider", () => {
   })
 
   it("a provider whose host does not accept the connection: ProviderTimeout after the connect timeout, not the total one", async () => {
-    // A listener in a stopped process with a backlog of 1: once the kernel's queue is full, new
-    // connections get no answer at all (SYNs dropped), as from a host that has gone away.
-    const child = spawn(process.execPath, ["-e", "const s=require('net').createServer().listen({port:0,host:'127.0.0.1',backlog:1},()=>console.log(s.address().port))"], { stdio: ["ignore", "pipe", "ignore"] })
-    const fillers: Socket[] = []
+    const { port, close } = await unreachablePort()
     const app = await reserve()
     try {
-      const port = await new Promise<number>((resolve) => child.stdout!.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
-      child.kill("SIGSTOP")
-      for (let i = 0; i < 8; i++) fillers.push(connect(port, "127.0.0.1").on("error", () => undefined))
-      await new Promise((resume) => setTimeout(resume, 200))
       const logged = jest.fn<(error: Error) => void>()
       const provider = { ...oauth("unreachable", { connectTimeout: 500, timeout: 10_000 }), token: `http://127.0.0.1:${port}/token` }
       app.attach(makeApp(testConfig({ adapter: memory, providers: [provider], logger: { error: logged } })))
@@ -165,8 +158,7 @@ describe("a timeout on every call to a provider", () => {
       const timeouts = logged.mock.calls.map(([error]) => error).filter((error) => (error as { type?: string }).type === "ProviderTimeout")
       expect(timeouts.map((error) => error.message)).toEqual([expect.stringContaining("not connected within 500 ms")])
     } finally {
-      for (const socket of fillers) socket.destroy()
-      child.kill("SIGKILL")
+      close()
       await app.close()
     }
   })

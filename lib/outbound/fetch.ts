@@ -11,6 +11,12 @@
  *
  * A provider's own `userinfo.request` gets the `"profile"` kind: the same limits, no cache and no
  * redirects (its URLs may carry a user's token in the query).
+ *
+ * Every call runs on Gatehouse's transport (transport.ts: connect timeout, total timeout, body
+ * cap, and for a redirect's target the address check made on the very addresses connected to),
+ * including through a built-in provider's wire-format layer (over-transport.ts). Only a fetch the
+ * app gave (`[customFetch]`) replaces the transport: app-fetch.ts keeps the body cap and the
+ * total timeout on it, and a redirect's host name is checked before the call, not at connect time.
  */
 import { lookup } from "node:dns/promises"
 import { isIP } from "node:net"
@@ -22,7 +28,8 @@ import { callWith } from "./app-fetch.js"
 import { cachedGet } from "./metadata-cache.js"
 import { outboundLimits } from "./options.js"
 import { traceProviderFetch } from "../telemetry/outbound.js"
-import { call } from "./transport.js"
+import { layerOf } from "./over-transport.js"
+import { call, type CallOptions } from "./transport.js"
 
 export const MAX_REDIRECTS = 5
 
@@ -50,7 +57,16 @@ export function providerFetch(provider: OAuthProviderConfig, log: (message: stri
   if (existing) return existing
   const limits = outboundLimits(provider.outbound, `providers.${provider.id}.outbound`)
   const hosts = configuredHosts([provider.issuer, provider.wellKnown, provider.jwks_endpoint, ...[provider.authorization, provider.token, provider.userinfo].map(endpointUrl)])
-  const base = provider[customFetch]
+  const own = provider[customFetch]
+  // A built-in provider's layer runs over the transport; any other `[customFetch]` is the app's network path.
+  const layer = layerOf(own)
+  const base = layer ? undefined : own
+  const transport = (options: CallOptions): typeof fetch => {
+    const direct = ((input: string | URL | Request, init: RequestInit = {}) =>
+      call(new URL(input instanceof Request ? input.url : String(input)), init, limits, options)) as typeof fetch
+    return layer ? layer(direct) : direct
+  }
+  const network = { plain: transport({}), guarded: transport({ refuseAddress: isInternalAddress }) }
 
   /** Throws unless `to` is a target a redirect may lead to; `guard` is true when its addresses must be checked at connect time. */
   async function check(from: URL, to: URL): Promise<boolean> {
@@ -72,7 +88,7 @@ export function providerFetch(provider: OAuthProviderConfig, log: (message: stri
   }
 
   const hop = (url: URL, init: RequestInit, guard: boolean) =>
-    base ? callWith(base, url, init, limits) : call(url, init, limits, guard ? { refuseAddress: isInternalAddress } : {})
+    base ? callWith(base, url, init, limits) : network[guard ? "guarded" : "plain"](url.href, init)
 
   async function follow(url: URL, init: RequestInit): Promise<Response> {
     let current = url

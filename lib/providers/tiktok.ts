@@ -26,7 +26,7 @@ import { customFetch } from "../core/symbols.js"
 import { OAuthCallbackError, OAuthProfileParseError } from "../errors.js"
 import type { OAuthProviderConfig, OAuthUserConfig, UserinfoContext } from "./types.js"
 import { oauthProvider } from "./oauth/options.js"
-import { appFetch, tokenFetch } from "./catalog/fetch.js"
+import { catalogFetch } from "./catalog/fetch.js"
 import { accessToken, getJson, record, userinfoUrl } from "./catalog/userinfo.js"
 
 /** The user record (`data.user`); optional fields come only when listed in `fields`. */
@@ -124,7 +124,7 @@ export default function TikTok(options: OAuthUserConfig<TikTokProfile> = {}): OA
     },
     {
       ...options,
-      [customFetch]: tokenFetch(appFetch(options), {
+      [customFetch]: catalogFetch(options, {
         body: (body) => {
           const clientId = body.get("client_id")
           if (clientId) body.set("client_key", clientId)

@@ -14,7 +14,7 @@
 import { customFetch } from "../core/symbols.js"
 import type { OAuthProviderConfig, OAuthUserConfig } from "./types.js"
 import { oauthProvider } from "./oauth/options.js"
-import { appFetch, tokenFetch } from "./catalog/fetch.js"
+import { catalogFetch } from "./catalog/fetch.js"
 
 /** The ID token claims and userinfo of a Twitch user (with the `claims` this provider requests). */
 export interface TwitchProfile extends Record<string, unknown> {
@@ -54,7 +54,7 @@ export default function Twitch(options: OAuthUserConfig<TwitchProfile> = {}): OA
     },
     {
       ...options,
-      [customFetch]: tokenFetch(appFetch(options), {
+      [customFetch]: catalogFetch(options, {
         answer: (json) => (Array.isArray(json.scope) ? { json: { ...json, scope: json.scope.join(" ") } } : undefined),
       }),
     },

@@ -26,7 +26,7 @@ import { OAuthCallbackError, OAuthProfileParseError } from "../errors.js"
 import type { OAuthProviderConfig, OAuthUserConfig, UserinfoContext } from "./types.js"
 import type { VkProfile } from "./catalog/vk-profile.js"
 import { endpoint, oauthProvider } from "./oauth/options.js"
-import { appFetch, tokenFetch } from "./catalog/fetch.js"
+import { catalogFetch } from "./catalog/fetch.js"
 import { accessToken, getJson, record, userinfoUrl } from "./catalog/userinfo.js"
 
 /** The API version sent when a URL does not carry its own `v`. */
@@ -119,7 +119,7 @@ export default function VK(options: VkOptions = {}): OAuthProviderConfig<VkProfi
         url: withDefaults(profileUrl ?? endpoint(rest.userinfo, undefined, true).url ?? USERINFO_URL, { fields: "photo_100", v: VK_API_VERSION }),
       },
       // VK's token answer lacks token_type.
-      [customFetch]: tokenFetch(appFetch(rest), {
+      [customFetch]: catalogFetch(rest, {
         answer: (json, status) =>
           status === 200 && typeof json.access_token === "string" && json.token_type === undefined ? { json: { ...json, token_type: "bearer" } } : undefined,
       }),

@@ -1,19 +1,16 @@
 /**
  * Fetch helpers for catalog providers whose servers stray from RFC 6749 on the wire. The OAuth
  * flow has no hook for the token request or its answer, so such a provider installs its own
- * `[customFetch]` built here: it wraps the fetch the app gave in the provider's options (or the
- * global one, looked up on every call so test doubles keep working) and rewrites only the token
- * request, recognised as a form POST carrying `grant_type`.
+ * `[customFetch]` built here: a layer that rewrites only the token request (recognised as a form
+ * POST carrying `grant_type`) and its answer. Over the fetch the app gave in the provider's
+ * options, if any (the app's network path: lib/outbound/app-fetch.ts); otherwise the layer is
+ * marked to run over Gatehouse's own transport (lib/outbound/over-transport.ts), so the provider
+ * gets every outbound limit, the connect timeout and the connect-time address check included.
  */
 import { customFetch } from "../../core/symbols.js"
+import { layered } from "../../outbound/over-transport.js"
 
 export type Fetch = typeof fetch
-
-/** The fetch the app passed as the provider's `[customFetch]` option, else the global fetch. */
-export function appFetch(options: { [customFetch]?: Fetch } | undefined): Fetch {
-  const given = options?.[customFetch]
-  return (input, init) => (given ?? globalThis.fetch)(input, init)
-}
 
 export interface TokenRewrite {
   /** Edits the form body of the token request in place. */
@@ -56,4 +53,14 @@ export function tokenFetch(underlying: Fetch, rewrite: TokenRewrite): Fetch {
     headers.set("content-type", "application/json")
     return new Response(JSON.stringify(changed.json), { status: changed.status ?? response.status, headers })
   }
+}
+
+/**
+ * A catalog provider's `[customFetch]`: `rewrite` over the fetch the app passed in `options`, or,
+ * when it passed none, over Gatehouse's transport (the global fetch only when called directly).
+ */
+export function catalogFetch(options: { [customFetch]?: Fetch } | undefined, rewrite: TokenRewrite): Fetch {
+  const given = options?.[customFetch]
+  if (given) return tokenFetch(given, rewrite)
+  return layered((base) => tokenFetch(base, rewrite), (input, init) => globalThis.fetch(input, init))
 }
