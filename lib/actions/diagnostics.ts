@@ -15,8 +15,9 @@ import { redirectProxyUrl, redirectUri } from "../providers/oauth/authorization.
 import type { OAuthProviderConfig } from "../providers/types.js"
 import { diagnosticsPage } from "../pages/diagnostics.js"
 import { findProblems, type DiagnosticsProblem } from "./diagnostics-problems.js"
+import { accountDiagnostics, type DiagnosticsAccount } from "./diagnostics-account.js"
 
-export type { DiagnosticsProblem }
+export type { DiagnosticsAccount, DiagnosticsProblem }
 
 export interface DiagnosticsCookie {
   /** The option key: `sessionToken`, `csrfToken`, ... */
@@ -68,6 +69,8 @@ export interface DiagnosticsReport {
   session: { strategy: string; maxAge: number; adapter: boolean }
   secret: { generated: boolean; count: number }
   providers: DiagnosticsProvider[]
+  /** The account page (issue #15): whether it answers, and what each of its parts needs. */
+  account: DiagnosticsAccount
   problems: DiagnosticsProblem[]
 }
 
@@ -262,6 +265,7 @@ export function diagnosticsReport(ctx: RequestContext): DiagnosticsReport {
       }
       return entry
     }),
+    account: accountDiagnostics(config, ctx.baseUrl),
     problems,
   }
 }
