@@ -34,6 +34,7 @@ export const ERROR_TYPES = [
   "InvalidEndpoints",
   "InvalidLogoutToken",
   "InvalidOption",
+  "InvalidPasskeyName",
   "InvalidProvider",
   "InvalidRequest",
   "JWTSessionError",
@@ -162,6 +163,10 @@ export class AccountPageUnavailable extends AuthError {
 /** Removing the user's last way to sign in (they would be locked out). */
 export class LastSignInMethod extends AuthError {
   static type = "LastSignInMethod" as const
+}
+/** Renaming a passkey: the name, trimmed, must be 1 to 64 characters without control characters. */
+export class InvalidPasskeyName extends AuthError {
+  static type = "InvalidPasskeyName" as const
 }
 /** An account or passkey id that is not one of the signed-in user's (nothing said about others'). */
 export class SignInMethodNotFound extends AuthError {

@@ -176,7 +176,7 @@ describe("(d) UPDATE of authenticators (the counter) fails during a passkey sign
     expect((await db.counts()).sessions).toBe(0)
     expect(await counter()).toBe(5)
     expect(await browser.session()).toBeNull()
-    expect(adapterErrors(logger)).toContainEqual({ method: "updateAuthenticatorCounter", message: "gatehouse-test: authenticators UPDATE refused" })
+    expect(adapterErrors(logger)).toContainEqual({ method: "updateAuthenticator", message: "gatehouse-test: authenticators UPDATE refused" })
 
     await allow()
     const again = await passkeySignIn(browser, soft)

@@ -24,14 +24,17 @@ describe("a passkey sign-in", () => {
   it("finds the passkey by credential id, stores the new counter and starts a database session for its user", async () => {
     const adapter = MemoryAdapter()
     const getAuthenticator = jest.spyOn(adapter, "getAuthenticator")
-    const updateCounter = jest.spyOn(adapter, "updateAuthenticatorCounter")
+    const recordUse = jest.spyOn(adapter, "updateAuthenticator")
     const { app, soft } = await withAlice({ adapter })
     const browser = new Browser(app)
     const { res } = await passkeySignIn(browser, soft)
     expectSignedIn(res, undefined, ORIGIN)
     expect(getAuthenticator).toHaveBeenCalledWith(soft.id)
-    expect(updateCounter).toHaveBeenCalledWith(soft.id, 6)
+    // The counter and the time of this use, in one write (the account page shows "last used").
+    expect(recordUse).toHaveBeenCalledTimes(1)
+    expect(recordUse).toHaveBeenCalledWith(soft.id, { counter: 6, lastUsedAt: expect.any(Date) })
     expect(storedCounter(adapter, soft.id)).toBe(6)
+    expect(Date.now() - adapter.store.authenticators.get(soft.id)!.lastUsedAt!.getTime()).toBeLessThan(10_000)
     const token = findCookie(res, SESSION)!.value!
     expect(adapter.store.sessions.get(token)?.userId).toBe(ALICE.id)
     expect((await browser.session())?.user).toMatchObject({ email: ALICE.email, name: ALICE.name })

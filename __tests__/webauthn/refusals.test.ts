@@ -210,14 +210,14 @@ describe("WA-04 signature counter regression (stored counter 5)", () => {
 
   it("two parallel assertions (7 and 8): the stored counter ends at 8, no lost update", async () => {
     const adapter = MemoryAdapter()
-    const original = adapter.updateAuthenticatorCounter.bind(adapter)
+    const original = adapter.updateAuthenticator.bind(adapter)
     let eightWritten!: () => void
     const written = new Promise<void>((resolve) => (eightWritten = resolve))
     // Calls through; only orders the writes the way a slow request 7 and a fast request 8 would.
-    jest.spyOn(adapter, "updateAuthenticatorCounter").mockImplementation(async (id, counter) => {
-      if (counter === 7) await Promise.race([written, new Promise((resolve) => setTimeout(resolve, 1_000))])
-      const result = await original(id, counter)
-      if (counter === 8) eightWritten()
+    jest.spyOn(adapter, "updateAuthenticator").mockImplementation(async (id, update) => {
+      if (update.counter === 7) await Promise.race([written, new Promise((resolve) => setTimeout(resolve, 1_000))])
+      const result = await original(id, update)
+      if (update.counter === 8) eightWritten()
       return result
     })
     const { app, soft } = await setup({ adapter }, 6)

@@ -41,6 +41,10 @@ describe("a new user registers a passkey", () => {
       providerAccountId: soft.id,
       transports: "internal,hybrid",
       userId: user.id,
+      // Passkey details (the memory adapter keeps them): no user agent, so no name; never used yet.
+      name: null,
+      createdAt: expect.any(Date),
+      lastUsedAt: null,
     })
     expect(adapter.store.authenticators.get(soft.id)?.credentialPublicKey).toMatch(/^[A-Za-z0-9+/]+=*$/)
     expect((await browser.session())?.user?.email).toBe("carol@example.com")

@@ -54,6 +54,9 @@ describe("passkeys on the SQL adapter (SQLite)", () => {
       credentialDeviceType: "multiDevice",
       credentialBackedUp: true,
       transports: "internal,hybrid",
+      name: null,
+      createdAt: expect.any(Date),
+      lastUsedAt: null,
     })
     const token = findCookie(res, names().session)!.value!
     expect(await row("sessions", "session_token", token)).toMatchObject({ user_id: userId })

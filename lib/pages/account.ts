@@ -5,6 +5,22 @@ import type { AccountHolder } from "../account/user.js"
 import { signInMethods } from "../account/methods.js"
 import { listUserSessions } from "../sessions/list.js"
 import { isPasswordProvider } from "../actions/password/common.js"
+import type { AdapterAuthenticator } from "../adapters.js"
+import { keepsPasskeyDetails } from "../passkeys/record.js"
+import { userAgentParts } from "../sessions/user-agent.js"
+
+export interface PasskeyItem {
+  id: string
+  /** What the person sees: the passkey's name, or "Passkey <end of its id>" without one. */
+  label: string
+  /** How the Remove button names it: the name, or the end of its id. */
+  ref: string
+  /** The stored name ("" without one), the rename field's value. */
+  name: string
+  created: string | null
+  lastUsed: string | null
+  notUsed: boolean
+}
 
 export interface AccountModel {
   csrfToken: string
@@ -19,17 +35,36 @@ export interface AccountModel {
   /** With the Password provider: its change-password page, coming back here (issue #18). */
   changePasswordUrl?: string
   providers: Array<{ id: string; name: string; linked: boolean }>
-  passkeys?: { items: Array<{ id: string; label: string }>; addUrl: string }
+  /** `rename`: the adapter keeps passkey names (`updateAuthenticator`), so each has a Rename form. */
+  passkeys?: { items: PasskeyItem[]; addUrl: string; rename: boolean }
   devices?: Array<{ id: string; current: boolean; label: string; ip: string | null; since: string | null }>
 }
 
-/** "Firefox on Linux" from a user agent: the browser and the system, or null. */
+/** "Firefox · Linux" from a user agent: the browser and the system, or null. */
 export function deviceLabel(userAgent: string | null): string | null {
   if (!userAgent) return null
-  const browser = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]].find(([mark]) => userAgent.includes(mark as string))?.[1]
-  const system = [["Android", "Android"], ["iPhone", "iOS"], ["iPad", "iPadOS"], ["Windows", "Windows"], ["Mac OS X", "macOS"], ["Linux", "Linux"]].find(([mark]) => userAgent.includes(mark as string))?.[1]
+  const { browser, system } = userAgentParts(userAgent)
   if (browser && system) return `${browser} · ${system}`
   return browser ?? system ?? userAgent.slice(0, 60)
+}
+
+/**
+ * A passkey as the page lists it: its name (else the end of its credential id), when it was added
+ * and last used, in the page's language; dates unknown (an adapter without passkey details, or a
+ * passkey registered before it kept them) are left out, and `notUsed` says a known passkey has
+ * not signed in yet.
+ */
+function passkeyItem(passkey: AdapterAuthenticator, t: Messages, when: Intl.DateTimeFormat): PasskeyItem {
+  const created = passkey.createdAt ? when.format(passkey.createdAt) : null
+  return {
+    id: passkey.credentialID,
+    label: passkey.name || t["account.passkeys.item"].replace("{id}", passkey.credentialID.slice(-8)),
+    ref: passkey.name || passkey.credentialID.slice(-8),
+    name: passkey.name ?? "",
+    created,
+    lastUsed: passkey.lastUsedAt ? when.format(passkey.lastUsedAt) : null,
+    notUsed: Boolean(created) && !passkey.lastUsedAt,
+  }
 }
 
 export async function accountModel(
@@ -59,8 +94,9 @@ export async function accountModel(
     providers,
     passkeys: hasPasskeys
       ? {
-          items: methods.passkeys.map((passkey) => ({ id: passkey.credentialID, label: passkey.credentialID.slice(-8) })),
+          items: methods.passkeys.map((passkey) => passkeyItem(passkey, input.t, when)),
           addUrl: `${base}/passkey-setup?${new URLSearchParams({ callbackUrl: back })}`,
+          rename: keepsPasskeyDetails(config.adapter),
         }
       : undefined,
     devices: sessions?.map((session) => ({

@@ -88,6 +88,7 @@ const PROTOCOL_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   SessionNotFound: "There is no such session among yours.",
   LastSignInMethod: "This is your only way to sign in, so it cannot be removed. Add another one first.",
   SignInMethodNotFound: "That sign-in method is not part of your account.",
+  InvalidPasskeyName: en["account.error.InvalidPasskeyName"],
   EmailCodeInvalid: en["verify.error.EmailCodeInvalid"],
   WeakPassword: "That password is too short or too common.",
   PasswordTooLong: en["password.error.PasswordTooLong"],

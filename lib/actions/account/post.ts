@@ -1,8 +1,9 @@
 /**
  * `POST account/<action>` (CSRF-protected), for the account page's forms and for apps that draw
  * their own: `name` (`name=`), `email` (`email=`: a confirmation link to the new address),
- * `confirm-email` (`token=`, `email=`: the link's button), `unlink` (`provider=`), `passkey-remove` (`credentialID=`),
- * `delete` (`confirm=yes`, and a recent sign-in). Forms go back to the account page (`?saved=` or
+ * `confirm-email` (`token=`, `email=`: the link's button), `unlink` (`provider=`), `passkey-remove`
+ * (`credentialID=`), `passkey-rename` (`credentialID=`, `name=`), `delete` (`confirm=yes`, and a
+ * recent sign-in). Forms go back to the account page (`?saved=` or
  * `?error=<type>` for a refusal the page explains); API calls (Accept: application/json) get
  * JSON, or the error's status. Deleting signs the browser out and goes to `callbackUrl`.
  */
@@ -17,11 +18,12 @@ import { changeName } from "../../account/profile.js"
 import { confirmEmailChange, requestEmailChange } from "../../account/email-change.js"
 import { removePasskey, unlinkProvider } from "../../account/remove.js"
 import { holderOf, type AccountHolder } from "../../account/user.js"
+import { renamePasskey } from "../../passkeys/rename.js"
 import { clearChunked } from "../../session/chunks.js"
 import { signedInIdentity } from "../sessions/identity.js"
 
 /** Refusals the account page explains in place (anything else takes its usual outcome). */
-const EXPLAINED = new Set(["LastSignInMethod", "SignInMethodNotFound", "InvalidRequest", "EmailSignInError", "Verification"])
+const EXPLAINED = new Set(["LastSignInMethod", "SignInMethodNotFound", "InvalidRequest", "InvalidPasskeyName", "EmailSignInError", "Verification"])
 
 async function deleteAction(ctx: RequestContext, holder: AccountHolder): Promise<ResponseInternal> {
   if (bodyString(ctx.request, "confirm") !== "yes") throw new InvalidRequest("Deleting the account needs confirm=yes")
@@ -44,6 +46,8 @@ async function perform(ctx: RequestContext, holder: AccountHolder, action: strin
       return void (await unlinkProvider(ctx.config, holder, body.provider))
     case "passkey-remove":
       return void (await removePasskey(ctx.config, holder, body.credentialID))
+    case "passkey-rename":
+      return void (await renamePasskey(ctx.config, holder, body.credentialID, body.name))
     case "delete":
       return deleteAction(ctx, holder)
     default:

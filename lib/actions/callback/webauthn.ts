@@ -3,8 +3,10 @@
  * JSON): verified on @simplewebauthn/server against the challenge (used once), this site's origin
  * and RP id. Authentication finds the passkey by credential id, checks that the response's user
  * handle names its user, refuses a counter that goes backwards (a cloned authenticator) and stores
- * the new one. Registration stores the passkey for the signed-in user who asked for it, or a new
- * user; a credential id already registered is refused. Every refusal is WebAuthnVerificationError.
+ * the new one (with the time of this use where the adapter keeps it: lib/passkeys/record.ts).
+ * Registration stores the passkey (with a default name and its creation time, likewise) for the
+ * signed-in user who asked for it, or a new user; a credential id already registered is refused.
+ * Every refusal is WebAuthnVerificationError.
  */
 import { verifyAuthenticationResponse, verifyRegistrationResponse, type AuthenticationResponseJSON, type RegistrationResponseJSON } from "@simplewebauthn/server"
 import { AccountNotLinked, AuthError, InvalidRequest, WebAuthnVerificationError } from "../../errors.js"
@@ -19,6 +21,7 @@ import { clearChallenge, takeChallenge, type Challenge } from "../../providers/w
 import { relyingParty } from "../../providers/webauthn/relying-party.js"
 import { fireEvent } from "../../core/events.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
+import { recordPasskeyUse, registrationDetails } from "../../passkeys/record.js"
 import { authorizeSignIn, completeSignIn, type SignInResult } from "./login.js"
 import { createUserWithAccount, currentStoredUser, type AlsoStore } from "./users.js"
 
@@ -100,7 +103,7 @@ async function authenticate(ctx: RequestContext, provider: WebAuthnProviderConfi
   }
   const handle = decodeHandle((data.response as Record<string, unknown> | undefined)?.userHandle)
   if (handle !== undefined && handle !== authenticator.userId) throw new WebAuthnVerificationError("The passkey response names another user")
-  await adapter.updateAuthenticatorCounter(authenticator.credentialID, newCounter)
+  await recordPasskeyUse(adapter, authenticator.credentialID, newCounter)
   const user = await adapter.getUser(authenticator.userId)
   if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
   const account: Account = { type: "webauthn", provider: provider.id, providerAccountId: authenticator.providerAccountId, userId: user.id }
@@ -133,6 +136,7 @@ async function verifyRegistration(ctx: RequestContext, provider: WebAuthnProvide
   const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo
   if (await adapter.getAuthenticator(credential.id)) throw new WebAuthnVerificationError("This passkey is registered already")
   const account: Account = { type: "webauthn", provider: provider.id, providerAccountId: credential.id }
+  const details = registrationDetails(ctx)
   const authenticator = (userId: string): AdapterAuthenticator => ({
     credentialID: credential.id,
     userId,
@@ -142,6 +146,7 @@ async function verifyRegistration(ctx: RequestContext, provider: WebAuthnProvide
     credentialDeviceType,
     credentialBackedUp,
     transports: transportsOf(data),
+    ...details,
   })
   if (challenge.startedBy) {
     // Adding a passkey: only for the session that asked for this registration.
