@@ -16,6 +16,7 @@ import { candidateHashes, hashToken, newToken } from "../providers/email/token.j
 import type { EmailProviderConfig } from "../providers/types.js"
 import { enforceRateLimit } from "../rate-limit/limiter.js"
 import { accountAdapter, type AccountHolder } from "./user.js"
+import { audit } from "../audit/emit.js"
 import { traceMail } from "../telemetry/mail.js"
 
 const DAY = 24 * 60 * 60
@@ -83,5 +84,6 @@ export async function confirmEmailChange(ctx: RequestContext, holder: AccountHol
     await adapter.linkAccount({ ...account, providerAccountId: address })
   }
   await fireEvent(ctx.config, "updateUser", { user })
+  audit(ctx.config, { type: "email.changed", userId: user.id, provider: provider.id })
   return user
 }

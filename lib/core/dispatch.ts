@@ -30,6 +30,8 @@ import { createContext, type RequestContext } from "./context.js"
 import { assertCsrf } from "./csrf.js"
 import { toErrorOutcome } from "./error-outcome.js"
 import type { InternalRequest } from "./request.js"
+import { auditActionFailure } from "../audit/failure.js"
+import { withRequestScope } from "../audit/request.js"
 import { traceAction, type ActionTrace } from "../telemetry/action.js"
 
 interface Route {
@@ -124,7 +126,8 @@ export interface DispatchOptions {
 export function dispatch(request: InternalRequest, config: ResolvedConfig, options?: DispatchOptions): Promise<ResponseInternal> {
   const telemetry = config.telemetry
   // One span per action (lib/telemetry/action.ts); `trace` learns the provider and the error.
-  return telemetry ? traceAction(telemetry, request, (trace) => run(request, config, options, trace)) : run(request, config, options)
+  // Its request id and scope (lib/audit/request.ts), then one span per action (lib/telemetry/action.ts).
+  return withRequestScope(request, config, () => (telemetry ? traceAction(telemetry, request, (trace) => run(request, config, options, trace)) : run(request, config, options)))
 }
 
 async function run(request: InternalRequest, config: ResolvedConfig, options?: DispatchOptions, trace?: ActionTrace): Promise<ResponseInternal> {
@@ -144,6 +147,7 @@ async function run(request: InternalRequest, config: ResolvedConfig, options?: D
     response = await route.handler(ctx, provider as Provider)
   } catch (error) {
     if (trace) trace.error = error
+    auditActionFailure(ctx, error)
     if (options?.throwErrors && error instanceof AuthError && !ctx.returnRedirect) throw error
     response = toErrorOutcome(error, ctx)
   }

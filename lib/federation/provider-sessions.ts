@@ -68,7 +68,7 @@ export async function endProviderSessions(config: ResolvedConfig, providerId: st
     }
     await announce(config, { sid: binding.sid })
     countRevocation(config, "backchannel")
-    await fireEvent(config, "revokeSession", { userId: binding.user ?? "", scope: "session", sessionId: binding.sid })
+    await fireEvent(config, "revokeSession", { userId: binding.user ?? "", scope: "session", sessionId: binding.sid }, { scope: "backchannel", provider: providerId })
     ended++
   }
   await store.removeSessions?.(name, bindings.map((binding) => binding.sid))

@@ -22,6 +22,7 @@ import type { Account } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import type { TransactionalAdapter } from "../core/adapter.js"
 import { endUserSessions } from "../sessions/revoke-user.js"
+import { audit } from "../audit/emit.js"
 
 export interface ProvenSignIn {
   user: AdapterUser
@@ -74,12 +75,9 @@ export async function claimProvenAddress(ctx: RequestContext, stored: AdapterUse
   // Every session the user had, on every process: a squatter's open session must not wake up
   // in the owner's account. The owner's own session starts after this.
   await endUserSessions(ctx.config, stored.id)
-  // Security-relevant: always in the verbose log (the audit trail of issue #20 will carry it too).
-  ctx.config.logger.debug("account-reclaimed", {
-    userId: stored.id,
-    provider: proving.provider,
-    removedAccounts: accounts.map((account) => account.provider),
-    removedPasskeys: passkeys.length,
-  })
+  // Security-relevant: always in the verbose log, and in the audit trail (issue #20).
+  const facts = { userId: stored.id, provider: proving.provider, removedAccounts: accounts.map((account) => account.provider), removedPasskeys: passkeys.length }
+  ctx.config.logger.debug("account-reclaimed", facts)
+  audit(ctx.config, { type: "account.reclaimed", ...facts })
   return { user: stored, reclaimed: true }
 }

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto"
 import { RateLimited } from "../errors.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { LimitedMethod, RateLimitRule } from "./options.js"
+import { audit } from "../audit/emit.js"
 import { countRateLimitRefusal } from "../telemetry/counts.js"
 
 /**
@@ -54,6 +55,8 @@ export async function enforceRateLimit(
   })
   if (!over.length) return
   countRateLimitRefusal(config, method)
+  // The audit trail gets every refusal (issue #20); the log only the first of each window.
+  audit(config, { type: "rate_limited", outcome: "failure", reason: "RateLimited", limit: method, ...(address && { ip: address }) })
   const error = new RateLimited(`Too many ${method} sign-in attempts (${over.join("; ")}); refused until the window ends`, { retryAfter })
   // Logged when a limit is first exceeded in its window, not on every refused attempt.
   if (tripped) config.logger.error(error)

@@ -20,6 +20,7 @@ import { completeSignIn } from "../callback/login.js"
 import { currentStoredUser } from "../callback/users.js"
 import { passwordAccount, passwordAdapter, passwordProvider, requiredField } from "./common.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
+import { audit, reasonOf } from "../../audit/emit.js"
 
 function changePage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; done?: boolean; status?: number } = {}): ResponseInternal {
   return passwordPage(ctx, provider, {
@@ -69,10 +70,12 @@ export async function changePost(ctx: RequestContext): Promise<ResponseInternal>
     if (!stored || tooLong(current) || !(await verifyPassword(normalizePassword(current), stored))) throw new WrongCurrentPassword("The current password given is not right")
     hash = await hashPassword(await acceptNewPassword(ctx.config, provider.password, requiredField(ctx, "newPassword")), provider.password.hash)
   } catch (error) {
+    audit(ctx.config, { type: "password.changed", outcome: "failure", reason: reasonOf(error), userId: user.id, provider: provider.id })
     if (!isShownOnPage(error)) throw error
     return changePage(ctx, provider, callbackUrl, { error, status: pageErrorStatus(error) })
   }
   await adapter.setPasswordHash(user.id, hash)
+  audit(ctx.config, { type: "password.changed", userId: user.id, provider: provider.id })
   await endUserSessions(ctx.config, user.id)
   const done = `${ctx.baseUrl}/change-password?${new URLSearchParams({ done: "1", callbackUrl })}`
   return completeSignIn(ctx, { user, account: passwordAccount(provider, user.id) }, done)

@@ -19,6 +19,7 @@ import { endUserSessions } from "../../sessions/revoke-user.js"
 import { authorizeSignIn, completeSignIn } from "../callback/login.js"
 import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider, proveAddress, requiredField } from "./common.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
+import { audit, reasonOf } from "../../audit/emit.js"
 
 function resetPage(ctx: RequestContext, provider: PasswordProviderConfig, hidden: Record<string, string>, error?: unknown, status?: number): ResponseInternal {
   const linkDead = (error as { type?: string } | undefined)?.type === "PasswordLinkInvalid"
@@ -54,12 +55,17 @@ export async function resetPost(ctx: RequestContext): Promise<ResponseInternal> 
     if (!(await consumeLink(ctx.config, "reset", uid, token))) throw new PasswordLinkInvalid("The reset link was used already, expired or never existed")
     hash = await hashPassword(password, provider.password.hash)
   } catch (error) {
+    audit(ctx.config, { type: "password.reset", outcome: "failure", reason: reasonOf(error), provider: provider.id })
     if (!isShownOnPage(error)) throw error
     return resetPage(ctx, provider, { uid, token, callbackUrl }, error, pageErrorStatus(error))
   }
   const found = await adapter.getUser(uid)
-  if (!found) return resetPage(ctx, provider, {}, new PasswordLinkInvalid("The user of this link is gone"), 400)
+  if (!found) {
+    audit(ctx.config, { type: "password.reset", outcome: "failure", reason: "PasswordLinkInvalid", provider: provider.id })
+    return resetPage(ctx, provider, {}, new PasswordLinkInvalid("The user of this link is gone"), 400)
+  }
   await adapter.setPasswordHash(found.id, hash)
+  audit(ctx.config, { type: "password.reset", userId: found.id, provider: provider.id })
   const { user, reclaimed } = await proveAddress(ctx, adapter, provider, found)
   await ensureLinked(adapter, provider, user.id)
   // Whoever knew the old password is signed out everywhere; this browser gets a new session.
