@@ -188,7 +188,7 @@ describe("a broken or slow audit callback", () => {
   })
 
   it("nothing is built when no audit callback is configured", async () => {
-    const spy = jest.fn()
+    const spy = jest.fn<() => void>()
     const { agent } = site({ events: { signIn: spy } })
     expect((await signInAs(agent(), "alice")).status).toBe(302)
     expect(spy).toHaveBeenCalledTimes(1)
