@@ -128,6 +128,16 @@ test("magic link, connect and disconnect the OpenID provider, add a passkey, a s
   expect(stored).toBeDefined()
   expect(await removePasskeyButtons(page).count()).toBe(1)
 
+  // It is named after the browser that made it; rename it with the plain form.
+  const passkeys = section(page, "account-passkeys")
+  await passkeys.getByText("Chrome on Linux", { exact: true }).waitFor()
+  expect(await passkeys.getByText("Not used to sign in yet").count()).toBe(1)
+  await passkeys.getByLabel("Name of this passkey").fill("Work laptop")
+  await passkeys.getByRole("button", { name: "Rename", exact: true }).click()
+  await page.waitForURL((url) => url.pathname === "/auth/account" && url.searchParams.get("saved") === "passkey-rename")
+  await passkeys.getByText("Work laptop", { exact: true }).waitFor()
+  expect((await app.adapter.getAuthenticator(stored!.credentialID))?.name).toBe("Work laptop")
+
   // A second browser with the same passkey (copied to its own authenticator) signs in with it.
   const second = await newContext()
   const other = await addVirtualAuthenticator(second.page)
@@ -136,8 +146,10 @@ test("magic link, connect and disconnect the OpenID provider, add a passkey, a s
   await second.page.waitForURL((url) => url.pathname !== "/auth/signin")
   expect(await signedInAs(second)).toBe(EMAIL)
 
-  // The first browser sees two devices, signs the other out, and the second reads as signed out.
+  // The first browser sees two devices (and the passkey's last use), signs the other out, and the second reads as signed out.
   await page.goto(accountUrl)
+  expect(await passkeys.getByText(/Last used /).count()).toBe(1)
+  expect((await app.adapter.getAuthenticator(stored!.credentialID))?.lastUsedAt).toBeInstanceOf(Date)
   expect(await devices(page).count()).toBe(2)
   expect(await devices(page).filter({ hasText: "(This device)" }).count()).toBe(1)
   await devices(page).filter({ hasNotText: "(This device)" }).getByRole("button", { name: "Sign out this device" }).click()
