@@ -4,6 +4,8 @@
  * back-channel logout), a count of refresh grants the IdP answered, and a `/token` route on the
  * app that calls `getAccessToken`.
  */
+import { createServer, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
 import type { Express } from "express"
 import type { Configuration } from "oidc-provider"
 import { getAccessToken } from "../../lib/index.js"
@@ -98,4 +100,58 @@ export function idpBrowser(issuer: string) {
     },
     cookies: jar,
   }
+}
+
+/**
+ * A real HTTP server in front of the IdP's token endpoint (configure the provider with
+ * `token: relay.url`, then set `relay.issuer`): it counts the refresh grant requests that reach it and forwards each to the
+ * IdP. `mode = "hang"` forwards the request (the IdP acts on it: a rotating refresh token is spent)
+ * but never answers; `stop()` closes the port (connections are refused) and `start()` opens the
+ * same port again.
+ */
+export async function tokenRelay() {
+  const held: ServerResponse[] = []
+  const relay = {
+    url: "",
+    /** Where requests go: the IdP's issuer (set once the IdP is up). */
+    issuer: "",
+    refreshes: 0,
+    mode: "forward" as "forward" | "hang",
+    server: createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on("data", (chunk: Buffer) => chunks.push(chunk))
+      req.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8")
+        if (new URLSearchParams(body).get("grant_type") === "refresh_token") relay.refreshes++
+        const headers: Record<string, string> = {}
+        for (const name of ["authorization", "content-type", "accept"]) if (typeof req.headers[name] === "string") headers[name] = req.headers[name]
+        const hang = relay.mode === "hang"
+        if (hang) held.push(res)
+        fetch(`${relay.issuer}/token`, { method: "POST", headers, body }).then(
+          async (answer) => {
+            if (hang) return
+            res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json", "cache-control": "no-store" })
+            res.end(Buffer.from(await answer.arrayBuffer()))
+          },
+          () => res.destroy(),
+        )
+      })
+    }),
+    async start(port = 0) {
+      relay.server.listen(port, "127.0.0.1")
+      await new Promise((listening) => relay.server.once("listening", listening))
+      relay.url = `http://127.0.0.1:${(relay.server.address() as AddressInfo).port}/token`
+    },
+    async stop() {
+      relay.server.closeAllConnections()
+      await new Promise((closed) => relay.server.close(closed))
+    },
+    port: () => Number(new URL(relay.url).port),
+    async close() {
+      for (const res of held.splice(0)) res.destroy()
+      if (relay.server.listening) await relay.stop()
+    },
+  }
+  await relay.start()
+  return relay
 }

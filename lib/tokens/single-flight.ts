@@ -5,12 +5,16 @@
  *   the others poll the store for its result, which it leaves there (sealed with the secret) for
  *   `RESULT_TTL_SECONDS`, so a request that still carries the old refresh token gets the new
  *   tokens instead of sending the spent one again.
- * A refused refresh is left as a result too (every waiter gets `RefreshTokenError`). A transient
- * failure releases the lock and leaves nothing, so the next call tries again.
+ * A refused refresh is left as a result too (every waiter gets `RefreshTokenError`). A failure
+ * whose request may have reached the provider (refresh-grant.ts: `refreshMaybeSent`) is left as a
+ * result for `DOUBT_TTL_SECONDS`, so the callers waiting on it, here or in another process, get
+ * `TokenRefreshFailed` instead of sending the same refresh token again at once. A failure before
+ * anything was sent releases the lock and leaves nothing, so the next call tries again.
  */
 import { createHash } from "node:crypto"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { RefreshTokenError, TokenRefreshFailed } from "../errors.js"
+import { refreshMaybeSent } from "./refresh-grant.js"
 import { openToken, sealToken } from "../jwt/codec.js"
 import { outboundLimits } from "../outbound/options.js"
 import type { OAuthProviderConfig } from "../providers/types.js"
@@ -18,10 +22,13 @@ import { REFRESH_TOKEN_ERROR, type ProviderTokens } from "./provider-tokens.js"
 
 /** How long the result of a refresh stays readable by other callers holding the old refresh token. */
 export const RESULT_TTL_SECONDS = 120
+/** How long a refresh that may have reached the provider, unanswered, keeps other callers from resending its refresh token. */
+export const DOUBT_TTL_SECONDS = 5
+const FAILED = "TokenRefreshFailed"
 const SALT = "gatehouse.refreshed-provider-tokens"
 const POLL_MS = 50
 
-type Outcome = { tokens: ProviderTokens } | { error: typeof REFRESH_TOKEN_ERROR }
+type Outcome = { tokens: ProviderTokens } | { error: typeof REFRESH_TOKEN_ERROR | typeof FAILED }
 
 const inflight = new WeakMap<ResolvedConfig, Map<string, Promise<ProviderTokens>>>()
 
@@ -33,17 +40,20 @@ async function readOutcome(config: ResolvedConfig, key: string): Promise<Outcome
   const sealed = await config.store.getValue?.(`tokens:result:${key}`)
   if (!sealed) return null
   const payload = openToken(sealed, config.secrets, SALT, undefined, 0)?.payload
-  if (payload?.error === REFRESH_TOKEN_ERROR) return { error: REFRESH_TOKEN_ERROR }
+  if (payload?.error === REFRESH_TOKEN_ERROR || payload?.error === FAILED) return { error: payload.error }
   return payload?.tokens && typeof payload.tokens === "object" ? { tokens: payload.tokens as ProviderTokens } : null
 }
 
-async function writeOutcome(config: ResolvedConfig, key: string, outcome: Outcome): Promise<void> {
-  const sealed = sealToken({ ...outcome }, config.secrets[0] as string, SALT, RESULT_TTL_SECONDS)
-  await config.store.putValue?.(`tokens:result:${key}`, sealed, RESULT_TTL_SECONDS)
+async function writeOutcome(config: ResolvedConfig, key: string, outcome: Outcome, ttl = RESULT_TTL_SECONDS): Promise<void> {
+  const sealed = sealToken({ ...outcome }, config.secrets[0] as string, SALT, ttl)
+  await config.store.putValue?.(`tokens:result:${key}`, sealed, ttl)
 }
 
 function settle(outcome: Outcome, provider: OAuthProviderConfig): ProviderTokens {
   if ("tokens" in outcome) return outcome.tokens
+  if (outcome.error === FAILED) {
+    throw new TokenRefreshFailed(`Refreshing the "${provider.id}" access token failed a moment ago, possibly after the provider received the refresh token: try again later`)
+  }
   throw new RefreshTokenError(`Provider "${provider.id}" refused this refresh token earlier: the user must sign in with it again`)
 }
 
@@ -64,7 +74,13 @@ async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderCo
   for (;;) {
     const known = await readOutcome(config, key)
     if (known) return settle(known, provider)
-    if (await locked(config, lock, holdSeconds)) break
+    if (await locked(config, lock, holdSeconds)) {
+      // A refresher that just failed left its outcome before releasing the lock: read it again.
+      const left = await readOutcome(config, key)
+      if (!left) break
+      await config.store.reset(lock)
+      return settle(left, provider)
+    }
     if (Date.now() > deadline) throw new TokenRefreshFailed(`Another process is refreshing the "${provider.id}" access token and has not finished`)
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
@@ -77,7 +93,11 @@ async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderCo
     return tokens
   } catch (error) {
     if (error instanceof RefreshTokenError) await writeOutcome(config, key, { error: REFRESH_TOKEN_ERROR })
-    else if (!(await readOutcome(config, key))) await config.store.reset(lock)
+    else if (!(await readOutcome(config, key))) {
+      // Left before the lock is released: a caller that takes the lock next reads it first.
+      if (refreshMaybeSent(error)) await writeOutcome(config, key, { error: FAILED }, DOUBT_TTL_SECONDS)
+      await config.store.reset(lock)
+    }
     throw error
   }
 }
