@@ -17,6 +17,8 @@ import { recordSessionAmr, sessionAmr } from "../two-factor/facts.js"
 import { storesSessionFacts } from "../sessions/adapter.js"
 import { databaseSessionId, type ClientInfo } from "../sessions/ids.js"
 import { announce, runtimeOf } from "../sessions/runtime.js"
+import { REFRESH_TOKEN_ERROR } from "../tokens/provider-tokens.js"
+import { keepRefused, refreshCanBeRefused, refusedProviders } from "../tokens/refused-mark.js"
 
 /**
  * Tokens Gatehouse (or a sane `generateSessionToken`) makes are visible ASCII and short. Anything
@@ -74,7 +76,9 @@ async function lookUp(config: ResolvedConfig, sessionToken: string, now: number)
   const found = await adapterOf(config).getSessionAndUser(sessionToken)
   if (!found) return null
   const sid = databaseSessionId(sessionToken)
-  const entry = { ...found, sid, amr: await sessionAmr(config, sid) }
+  // Read side by side: a provider's refused refresh (issue #17) costs no round trip more than `amr`.
+  const [amr, refused] = await Promise.all([sessionAmr(config, sid), refreshCanBeRefused(config) ? refusedProviders(config, found.user.id) : undefined])
+  const entry = { ...found, sid, amr, ...(refused?.length && { refused }) }
   cache.set(sessionToken, entry, now)
   return entry
 }
@@ -118,7 +122,8 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
       runtimeOf(config).databaseSessions.set(sessionToken, { ...found, session: { ...found.session, expires: extended, ...lastSeen } }, now)
       cookies.push(...tokenCookies(jar, set, sessionToken, expires))
       // The sign-in facts live as long as the session they describe.
-      if (found.amr) await recordSessionAmr(config, found.sid, found.amr, (extended.getTime() - now) / 1000)
+      const lifetime = (extended.getTime() - now) / 1000
+      await Promise.all([found.amr && recordSessionAmr(config, found.sid, found.amr, lifetime), found.refused && keepRefused(config, found.user.id, lifetime)])
     } catch (error) {
       // The session is valid until its stored expiry; the next read tries the extension again.
       config.logger.error(error as Error)
@@ -129,7 +134,7 @@ export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar
   // When the session started is when the user signed in (issue #16: `auth.authTime`, epoch seconds).
   const started = found.session.createdAt
   const authTime = started instanceof Date && !Number.isNaN(started.getTime()) ? { authTime: Math.floor(started.getTime() / 1000) } : {}
-  const facts = { ...authTime, ...(found.amr && { amr: found.amr }) }
+  const facts = { ...authTime, ...(found.amr && { amr: found.amr }), ...(found.refused && ({ error: REFRESH_TOKEN_ERROR } as const)) }
   const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString(), ...facts }
   const session = await presentSession(config, base, { user }, update)
   return session ? { session, token: null, cookies, identity: { userId: user.id, sid: found.sid, sessionToken, ...authTime } } : signedOut(false)

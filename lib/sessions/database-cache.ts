@@ -16,6 +16,8 @@ export interface CachedSession {
   sid: string
   /** How the user signed in (issue #16), when recorded. */
   amr?: string[]
+  /** The providers that refused the user's refresh token (issue #17: the session shows `error`). */
+  refused?: string[]
 }
 
 interface Entry extends CachedSession {

@@ -14,7 +14,9 @@ import { appendSetCookie } from "../express/respond.js"
 import type { GatehouseRequest } from "../express/types.js"
 import { openSessionToken, writeSessionCookies, type SessionIdentity } from "../session/cookie-strategy.js"
 import type { JWT } from "../types.js"
+import { runtimeOf } from "../sessions/runtime.js"
 import { pickTokens, REFRESH_TOKEN_ERROR, tokensInCookie, withTokensInCookie, type ProviderTokens } from "./provider-tokens.js"
+import { clearRefused, markRefused } from "./refused-mark.js"
 
 export interface TokenHome {
   kind: "account" | "cookie"
@@ -55,8 +57,16 @@ async function accountHome(config: ResolvedConfig, req: GatehouseRequest, accoun
     refused: async () => {
       await update({ refresh_token: null })
       await markCookieSession(config, req)
+      // Database sessions: every session of the user shows it, on every process (refused-mark.ts).
+      if (config.session.strategy === "database") await markRefused(config, account.userId, account.provider)
     },
   }
+}
+
+/** True when the request's database session (as this process just read it) carries `providerId`'s refused refresh. */
+function sessionShowsRefusal(config: ResolvedConfig, identity: SessionIdentity, providerId: string): boolean {
+  const cached = identity.sessionToken === undefined ? undefined : runtimeOf(config).databaseSessions.get(identity.sessionToken, Date.now())
+  return cached?.refused?.includes(providerId) ?? false
 }
 
 /** The home of `providerId`'s tokens for the signed-in user, or null when there are none. */
@@ -64,7 +74,11 @@ export async function tokenHome(config: ResolvedConfig, req: GatehouseRequest, i
   const adapter = config.adapter
   if (adapter?.listAccountsByUserId && identity.userId) {
     const account = (await adapter.listAccountsByUserId(identity.userId)).find((candidate) => candidate.provider === providerId)
-    if (account?.access_token) return accountHome(config, req, account)
+    if (account?.access_token) {
+      // A refresh token is back (stored by a sign-in, or by the app): the recorded refusal is over.
+      if (account.refresh_token && sessionShowsRefusal(config, identity, providerId)) await clearRefused(config, account.userId, providerId)
+      return accountHome(config, req, account)
+    }
   }
   if (config.session.strategy !== "cookie") return null
   const token = await openSessionToken(config, cookiesOf(req), cookieSet(config, isSecureRequest(req, config)))

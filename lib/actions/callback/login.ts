@@ -112,7 +112,7 @@ function destination(ctx: RequestContext, result: SignInResult, callbackUrl: str
  */
 export async function completeSignIn(ctx: RequestContext, result: SignInResult, callbackUrl: string, passed?: SignInFacts): Promise<ResponseInternal> {
   const { config } = ctx
-  await refreshStoredAccountTokens(config, result.account, result.isNewUser)
+  await refreshStoredAccountTokens(config, result.account, result.isNewUser, result.user.id)
   // An enrolled user passes the second factor first (issue #16); `passed` is that second step.
   const facts = passed ?? { amr: [firstFactorAmr(result.account)], authTime: Math.floor(Date.now() / 1000) }
   const gate = passed ? { kind: "none" as const } : await twoFactorGate(ctx, result, callbackUrl, facts.amr)
