@@ -361,7 +361,7 @@ export class SessionRequired extends AuthError {
 export class RefreshTokenError extends AuthError {
   static type = "RefreshTokenError" as const
 }
-/** Refreshing a provider's access token failed twice (network failure, timeout or a server error at the provider). */
+/** Refreshing a provider's access token failed: unreachable twice (nothing sent), or a request that may have reached the provider got no usable answer (not resent at once). */
 export class TokenRefreshFailed extends AuthError {
   static type = "TokenRefreshFailed" as const
 }
