@@ -15,7 +15,7 @@ import { parseArgs } from "node:util"
 import { createTally, load } from "./lib/load.js"
 import { pinRunner, startServer } from "./lib/process.js"
 import { checkScenario } from "./lib/scenario.js"
-import { mainTable, memoryLine, summarise, targetTable, targets } from "./lib/report.js"
+import { mainTable, memoryLine, summarise, targetTable, targets, telemetryLines } from "./lib/report.js"
 import { jweMicro, jweTable } from "./micro/jwe.js"
 
 const { values: args } = parseArgs({
@@ -45,7 +45,7 @@ const settings = {
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const outDir = args.out ?? (smoke ? join(tmpdir(), "gatehouse-bench") : here("./results"))
 
-const modules = ["bare", "gatehouse", "password", "authjs", "passport", "eoc"]
+const modules = ["bare", "gatehouse", "telemetry", "password", "authjs", "passport", "eoc"]
 let scenarios = []
 for (const name of modules) {
   const file = here(`./scenarios/${name}.js`)
@@ -146,6 +146,7 @@ const markdown = [
   `Measured ${machine.date.slice(0, 10)} on ${machine.cores} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node} (${machine.pinned}); ${describeRun}.`,
   "",
   mainTable(summary),
+  ...telemetryLines(summary),
   ...(memory ? ["", memoryLine(memory)] : []),
   ...(micro ? ["", jweTable(micro)] : []),
   ...(checks.length ? ["", targetTable(checks)] : []),

@@ -62,6 +62,12 @@ export function targets(summary, memory) {
     add(`#14: ${label} × bare Express (req/s)`, row?.ratioToBare, limit)
     add(`#14: ${label} × bare Express (server CPU)`, row?.cpuRatioTo(id, "bare"), limit)
   }
+  // Issue #20: the instrumentation with no SDK registered costs requireAuth at most 2 %.
+  const traced = find("gatehouse-require-auth")
+  if (find("gatehouse-require-auth-untraced")) {
+    add("#20: requireAuth on a cookie session, instrumentation with no SDK × telemetry: false (req/s)", traced?.ratioTo("gatehouse-require-auth", "gatehouse-require-auth-untraced"), 0.98)
+    add("#20: requireAuth on a cookie session, instrumentation with no SDK × telemetry: false (server CPU)", traced?.cpuRatioTo("gatehouse-require-auth", "gatehouse-require-auth-untraced"), 0.98)
+  }
   if (memory) add("heap growth after 100k session reads", memory.growth, 0.1, "<=")
   return checks
 }

@@ -43,6 +43,30 @@ async function openStore() {
   return { store: RedisStore({ client, prefix, subscriber }), close }
 }
 
+/**
+ * BENCH_TELEMETRY (issue #20): unset, Gatehouse's instrumentation with no OpenTelemetry SDK (the
+ * API's no-ops); `off`, the same build with `telemetry: false` (nothing instrumented); `sdk`, the
+ * Node SDK registered globally (tracer provider with a batch processor, meter provider with a
+ * periodic reader) exporting to a no-op exporter.
+ */
+const telemetryMode = process.env.BENCH_TELEMETRY
+async function registerSdk() {
+  const { metrics } = await import("@opentelemetry/api")
+  const { NodeTracerProvider } = await import("@opentelemetry/sdk-trace-node")
+  const { BatchSpanProcessor } = await import("@opentelemetry/sdk-trace-base")
+  const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = await import("@opentelemetry/sdk-metrics")
+  const noop = {
+    export: (_items, done) => done({ code: 0 }),
+    selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
+    forceFlush: async () => {},
+    shutdown: async () => {},
+  }
+  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(noop)] }).register()
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: noop, exportIntervalMillis: 5000 })] }))
+}
+if (telemetryMode === "sdk") await registerSdk()
+else if (telemetryMode !== undefined && telemetryMode !== "off") throw new Error(`BENCH_TELEMETRY must be unset, off or sdk (got ${telemetryMode})`)
+
 const adapter = await openAdapter()
 const shared = await openStore()
 const config = {
@@ -51,6 +75,7 @@ const config = {
   // The load generator signs in thousands of times from one address: measure the work, not the
   // limiter's refusals (on by default in production, which the bench runs in).
   rateLimit: false,
+  ...(telemetryMode === "off" && { telemetry: false }),
   adapter,
   ...(shared && { store: shared.store }),
   providers: [
