@@ -38,7 +38,9 @@ const brokenAuthorize = () =>
     },
   })
 
-afterEach(() => jest.restoreAllMocks())
+afterEach(() => {
+  jest.restoreAllMocks()
+})
 
 describe("a pino instance as the logger", () => {
   it("gets each error as fields (type, component, requestId) with the message, from the request that caused it", async () => {
