@@ -2,6 +2,9 @@
  * The custom-pages example, as a visitor uses it: the protected page sends them to the app's own
  * sign-in page (its EJS markup, not Gatehouse's), empty fields and a wrong password are shown on
  * that page, the right password signs in and lands on the page they asked for, sign-out ends it.
+ * The app's own account page (`pages.account`), built with the server helpers: its sign-in methods
+ * (disconnecting one, never the last), its devices (signing another out, or all others), deleting
+ * the account (confirmation box, then everything of the user's gone), cross-site posts refused.
  */
 import type { Server } from "node:http"
 import type { Express } from "express"
@@ -11,7 +14,12 @@ import { jest } from "@jest/globals"
 // Gatehouse logs the refused sign-ins this test makes on purpose.
 jest.spyOn(console, "error").mockImplementation(() => undefined)
 
-const { app } = (await import("../../examples/custom-pages/index.js")) as { app: Express }
+interface ExampleAdapter {
+  getUserByEmail(email: string): Promise<{ id: string } | null>
+  linkAccount(account: { type: string; provider: string; providerAccountId: string; userId: string }): Promise<unknown>
+  listAccountsByUserId(userId: string): Promise<Array<{ provider: string }>>
+}
+const { app, adapter } = (await import("../../examples/custom-pages/index.js")) as unknown as { app: Express; adapter: ExampleAdapter }
 
 let server: Server
 let origin: string
@@ -118,5 +126,82 @@ describe("examples/custom-pages", () => {
     const url = new URL(response.headers.location, origin)
     expect(url.pathname).toBe("/signin")
     expect(new URL(url.searchParams.get("callbackUrl")!, origin).pathname).toBe("/account")
+  })
+
+  describe("the app's own account page (pages.account) and the server helpers", () => {
+    const signedIn = async () => {
+      const browser = agent()
+      await browser.post("/signin").type("form").send({ providerId: "credentials", redirectTo: "/account", username: "demo", password: "demo" }).expect(302)
+      return browser
+    }
+    const page = async (browser: ReturnType<typeof agent>, query = "") => (await browser.get(`/account${query}`).set("Accept", "text/html").expect(200)).text
+    const devices = (html: string) => html.match(/<li class="device">/g)?.length ?? 0
+
+    test("Gatehouse's /auth/account sends the browser to the app's page, which lists the sign-in methods and this device", async () => {
+      const browser = await signedIn()
+      const builtIn = await browser.get("/auth/account").expect(302)
+      expect(new URL(builtIn.headers.location, origin).pathname).toBe("/account")
+      const html = await page(browser)
+      expect(html).toContain('<section class="acme-card" id="acme-account">')
+      expect(html).toContain("Disconnect credentials")
+      expect(html).toContain("(this device)")
+      expect(html).toContain("Delete my account")
+    })
+
+    test("unlinkAccount: the last way in is refused and explained; a second one is disconnected", async () => {
+      const browser = await signedIn()
+      const last = await browser.post("/account/unlink").type("form").send({ provider: "credentials" }).expect(302)
+      expect(last.headers.location).toBe("/account?error=LastSignInMethod")
+      expect(await page(browser, "?error=LastSignInMethod")).toContain("That is your only way to sign in")
+      const user = (await adapter.getUserByEmail("demo@example.com"))!
+      await adapter.linkAccount({ type: "oauth", provider: "github", providerAccountId: "demo-at-github", userId: user.id })
+      expect(await page(browser)).toContain("Disconnect github")
+      const done = await browser.post("/account/unlink").type("form").send({ provider: "github" }).expect(302)
+      expect(done.headers.location).toBe("/account?done=unlink")
+      expect((await adapter.listAccountsByUserId(user.id)).map((account) => account.provider)).toEqual(["credentials"])
+      const other = await browser.post("/account/unlink").type("form").send({ provider: "github" }).expect(302)
+      expect(other.headers.location).toBe("/account?error=SignInMethodNotFound")
+    })
+
+    test("revokeSession and revokeOtherSessions: the other browsers read as signed out, this one stays", async () => {
+      const [first, second, third] = [await signedIn(), await signedIn(), await signedIn()]
+      const html = await page(first)
+      expect(devices(html)).toBeGreaterThanOrEqual(3)
+      const id = /name="id" value="([^"]+)"/.exec(html)![1]!
+      const revoked = await first.post("/account/devices/revoke").type("form").send({ id }).expect(302)
+      expect(revoked.headers.location).toBe("/account?done=revoke")
+      const again = await first.post("/account/devices/revoke").type("form").send({ id }).expect(302)
+      expect(again.headers.location).toBe("/account?error=SessionNotFound")
+      expect(await page(first, "?error=SessionNotFound")).toContain("That device is not signed in to your account.")
+      await first.post("/account/devices/revoke-others").type("form").send({}).expect(302)
+      for (const other of [second, third]) await other.get("/account").set("Accept", "text/html").expect(302)
+      expect(devices(await page(first))).toBe(1)
+    })
+
+    test("deleteAccount: without the box nothing happens; with it the user, their methods and sessions are gone and the browser is signed out", async () => {
+      const browser = await signedIn()
+      const elsewhere = await signedIn()
+      const unticked = await browser.post("/account/delete").type("form").send({}).expect(302)
+      expect(unticked.headers.location).toBe("/account?error=Unconfirmed")
+      expect(await adapter.getUserByEmail("demo@example.com")).not.toBeNull()
+      const user = (await adapter.getUserByEmail("demo@example.com"))!
+      const deleted = await browser.post("/account/delete").type("form").send({ confirm: "yes" }).expect(302)
+      expect(deleted.headers.location).toBe("/?deleted=1")
+      expect(await adapter.getUserByEmail("demo@example.com")).toBeNull()
+      expect(await adapter.listAccountsByUserId(user.id)).toEqual([])
+      await browser.get("/account").set("Accept", "text/html").expect(302)
+      await elsewhere.get("/account").set("Accept", "text/html").expect(302)
+      // The demo user signs in again (a new user record): the example keeps working.
+      await (await signedIn()).get("/account").set("Accept", "text/html").expect(200)
+    })
+
+    test("a cross-site post to an account action is refused and changes nothing", async () => {
+      const browser = await signedIn()
+      const response = await browser.post("/account/delete").set("Origin", "https://evil.example").type("form").send({ confirm: "yes" })
+      expect(response.status).toBe(302)
+      expect(response.headers.location).toBe("/account?error=MissingCSRF")
+      expect(await page(browser, "?error=MissingCSRF")).toContain("The form expired. Please try again.")
+      expect(await adapter.getUserByEmail("demo@example.com")).not.toBeNull()
+    })
   })
 })

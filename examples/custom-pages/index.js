@@ -1,13 +1,31 @@
 // The custom-pages example: the app's own sign-in page (an EJS template in ./views) posting to
 // the app's own routes, which call Gatehouse's form actions (signInAction / signOutAction).
 // `pages.signIn` points at it, so requireAuth and Gatehouse's own errors send users there.
+// The app's own account page (`pages.account`) is drawn the same way: its forms post to the app's
+// routes, which call Gatehouse's server helpers (listSessions, revokeSession, revokeOtherSessions,
+// unlinkAccount, deleteAccount). Users and sessions live in the memory adapter (the helpers need
+// one); the app reads the user's linked sign-in methods from it.
 // Run it with `node examples/custom-pages/index.js` and open http://localhost:3000
 // (user "demo", password "demo").
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 import express from "express"
-import { AuthError, authRouter, authSession, requireAuth, signIn, signInAction, signOutAction } from "gatehouse"
+import {
+  AuthError,
+  authRouter,
+  authSession,
+  deleteAccount,
+  listSessions,
+  requireAuth,
+  revokeOtherSessions,
+  revokeSession,
+  signIn,
+  signInAction,
+  signOutAction,
+  unlinkAccount,
+} from "gatehouse"
+import { MemoryAdapter } from "gatehouse/adapters/memory"
 import Credentials from "gatehouse/providers/credentials"
 
 const scryptAsync = promisify(scrypt)
@@ -27,7 +45,10 @@ const USERS = [{ id: "1", username: "demo", passwordHash: await hashPassword("de
 /** Checked for unknown usernames, so they take as long as a wrong password. */
 const DUMMY_HASH = await hashPassword(randomBytes(16).toString("hex"))
 
+export const adapter = MemoryAdapter()
+
 export const authConfig = {
+  adapter,
   providers: [
     Credentials({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
@@ -39,7 +60,7 @@ export const authConfig = {
     }),
   ],
   // Gatehouse redirects here (with callbackUrl and error) instead of showing its built-in page.
-  pages: { signIn: "/signin" },
+  pages: { signIn: "/signin", account: "/account" },
 }
 
 /** What the page says for an `error` Gatehouse put in the URL; unknown values get the generic text. */
@@ -48,6 +69,18 @@ const MESSAGES = {
   SessionRequired: "Please sign in to see that page.",
   MissingCSRF: "The form expired. Please try again.",
   RateLimited: "Too many attempts. Wait a few minutes and try again.",
+  RecentSignInRequired: "For your security, sign in again, then delete your account.",
+}
+
+/** What the account page says after one of its actions (`?done=`) or for a refusal (`?error=`). */
+const ACCOUNT_DONE = { unlink: "Disconnected.", revoke: "That device is signed out.", "revoke-others": "Every other device is signed out." }
+const ACCOUNT_ERRORS = {
+  LastSignInMethod: "That is your only way to sign in; add another one before removing it.",
+  SignInMethodNotFound: "That sign-in method is not part of your account.",
+  SessionNotFound: "That device is not signed in to your account.",
+  InvalidRequest: "That request was not valid.",
+  Unconfirmed: "Tick the box to confirm.",
+  MissingCSRF: MESSAGES.MissingCSRF,
 }
 const GENERIC = "Something went wrong. Please try again."
 
@@ -120,7 +153,50 @@ app.post("/signout", async (req, res, next) => {
 // with callbackUrl set to where the user came from.
 app.get("/login", (req, res, next) => signIn(req, res, authConfig, undefined, { redirectTo: "/account" }).catch(next))
 
-app.get("/account", requireAuth(authConfig), (req, res) => res.render("account", { title: "Your account", user: req.auth.user }))
+// The app's own account page, and its actions through Gatehouse's server helpers. The helpers
+// refuse a cross-site post (MissingCSRF) and throw named errors the page explains.
+const userIdOf = async (req) => (await adapter.getUserByEmail(req.auth.user.email))?.id
+
+app.get("/account", requireAuth(authConfig), async (req, res, next) => {
+  try {
+    const userId = await userIdOf(req)
+    const methods = userId ? await adapter.listAccountsByUserId(userId) : []
+    const devices = await listSessions(req, authConfig)
+    const pick = (table, key) => (typeof req.query[key] === "string" ? (table[req.query[key]] ?? (key === "error" ? GENERIC : undefined)) : undefined)
+    res.set("Cache-Control", "no-store").render("account", { title: "Your account", user: req.auth.user, methods, devices, done: pick(ACCOUNT_DONE, "done"), error: pick(ACCOUNT_ERRORS, "error") })
+  } catch (error) {
+    next(error)
+  }
+})
+
+/** Runs one account action; a refusal Gatehouse names goes back to the page with its message. */
+const accountAction = (name, work) => async (req, res, next) => {
+  try {
+    if ((await work(req, res)) !== false) res.redirect(`/account?done=${name}`)
+  } catch (error) {
+    if (!(error instanceof AuthError)) return next(error)
+    if (error.type === "SessionRequired") return res.redirect(`/signin?${new URLSearchParams({ callbackUrl: "/account" })}`)
+    if (error.type === "RecentSignInRequired") return res.redirect(`/signin?${new URLSearchParams({ callbackUrl: "/account", error: error.type })}`)
+    res.redirect(`/account?${new URLSearchParams({ error: error.type })}`)
+  }
+}
+
+app.post("/account/unlink", requireAuth(authConfig), accountAction("unlink", (req, res) => unlinkAccount(req, res, authConfig, String(req.body.provider ?? ""))))
+app.post("/account/devices/revoke", requireAuth(authConfig), accountAction("revoke", (req) => revokeSession(req, authConfig, String(req.body.id ?? ""))))
+app.post("/account/devices/revoke-others", requireAuth(authConfig), accountAction("revoke-others", (req) => revokeOtherSessions(req, authConfig)))
+app.post(
+  "/account/delete",
+  requireAuth(authConfig),
+  accountAction("delete", async (req, res) => {
+    if (req.body.confirm !== "yes") {
+      res.redirect("/account?error=Unconfirmed")
+      return false
+    }
+    await deleteAccount(req, res, authConfig) // ends every session of the user and clears this cookie
+    res.redirect("/?deleted=1")
+    return false
+  }),
+)
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT ?? 3000)
