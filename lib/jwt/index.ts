@@ -5,9 +5,10 @@
  */
 import { parse as parseCookies } from "cookie"
 import { InvalidOption, MissingSecretError } from "../errors.js"
-import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
+import type { AuthConfig, JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
 import { readEnv } from "../core/config/env.js"
 import type { LoggerInstance } from "../core/logger.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
 import { readChunked } from "../session/chunks.js"
 import { DEFAULT_MAX_AGE, openToken, sealToken } from "./codec.js"
 
@@ -58,6 +59,13 @@ export interface GetTokenParams<Raw extends boolean = false> {
   raw?: Raw
   decode?: (params: JWTDecodeParams) => Promise<JWT | null> | JWT | null
   logger?: Pick<LoggerInstance, "debug"> | Console
+  /**
+   * The app's Gatehouse configuration (the object given to `authRouter`). With it, a token whose
+   * session was signed out or revoked (issue #14: `revokeSession`, `revokeUserSessions`, ...)
+   * reads as null, checked the way session reads check it (this process's cache, no store round
+   * trip per call); its secrets are the default `secret`. Without it, the token is only decoded.
+   */
+  config?: AuthConfig
 }
 
 function header(headers: HeaderSource, name: string): string | undefined {
@@ -78,10 +86,18 @@ function bearerToken(value: string | undefined): string | undefined {
   }
 }
 
+/** Whether the token's session was signed out or revoked (the session read's check). */
+async function revoked(config: ResolvedConfig, token: JWT): Promise<boolean> {
+  const { cookieSessionRevoked } = await import("../sessions/check.js")
+  return cookieSessionRevoked(config, token)
+}
+
 /**
  * The session token of a request: from the session cookie (chunks put back together) or from
  * `Authorization: Bearer <token>` (tried when there is no cookie or it does not open). Returns the
  * decoded payload, the raw string with `raw: true` (the cookie's when there is one), or null.
+ * With `config`, a token of a session signed out or revoked is null (with `raw` too: it is opened
+ * to be checked).
  */
 export async function getToken(params: GetTokenParams<false>): Promise<JWT | null>
 export async function getToken(params: GetTokenParams<true>): Promise<string | null>
@@ -95,20 +111,24 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<JWT | s
   const fromCookie = cookieHeader ? readChunked(parseCookies(cookieHeader), cookieName) : undefined
   const fromHeader = bearerToken(header(headers, "authorization"))
   if (!fromCookie && !fromHeader) return null
-  if (params.raw) return (fromCookie || fromHeader) as string
-  const secret = params.secret ?? env.secrets
+  if (params.raw && !params.config) return (fromCookie || fromHeader) as string
+  const resolved = params.config ? (await import("../core/config/resolve.js")).resolveConfig(params.config) : undefined
+  const secret = params.secret ?? (resolved ? [...resolved.secrets] : env.secrets)
   if (!params.decode) secretList(secret, "getToken")
   const salt = params.salt ?? cookieName
   // The cookie first; a cookie that does not open (stale, from another app on the host) does not
   // hide a valid bearer token.
   for (const token of [fromCookie, fromHeader]) {
     if (!token) continue
+    let decoded: JWT | null = null
     try {
-      const decoded = params.decode ? await params.decode({ token, secret, salt }) : await decode({ token, secret, salt })
-      if (decoded) return decoded
+      decoded = params.decode ? await params.decode({ token, secret, salt }) : await decode({ token, secret, salt })
     } catch (error) {
       params.logger?.debug?.("getToken: the token could not be decoded", { error: (error as Error).message })
     }
+    if (!decoded) continue
+    if (resolved && (await revoked(resolved, decoded))) return null
+    return params.raw ? token : decoded
   }
   return null
 }
