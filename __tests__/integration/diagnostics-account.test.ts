@@ -87,7 +87,7 @@ describe("diagnostics: the account page", () => {
   it("with an email, an OIDC and a passkey provider every part is available", async () => {
     const section = await accountSection(testConfig({ adapter: MemoryAdapter(), providers: [credentials(), email(), oidc(), Passkey()] }))
     expect(section.parts.filter((part) => !part.available)).toEqual([])
-    expect(section.parts.map((part) => part.part)).toEqual(["account-page", "profile-name", "email-change", "sign-in-methods", "passkeys", "devices", "delete-account"])
+    expect(section.parts.map((part) => part.part)).toEqual(["account-page", "profile-name", "email-change", "sign-in-methods", "passkeys", "passkey-names", "devices", "delete-account"])
   })
 
   it("an adapter without deleteUser: deletion unavailable, naming the method; without listAccountsByUserId: no page (MissingAdapterMethods)", async () => {
@@ -103,6 +103,12 @@ describe("diagnostics: the account page", () => {
     await signInAs(agent, "alice")
     const page = await agent.get("/auth/account").set("Accept", "application/json")
     expect(page.body.error.type).toBe("MissingAdapterMethods")
+  })
+
+  it("an adapter without updateAuthenticator (like an @auth/* adapter): passkeys listed, their names, dates and Rename unavailable, naming the method", async () => {
+    const section = await accountSection(testConfig({ adapter: adapterWithout("updateAuthenticator"), providers: [credentials(), Passkey()] }))
+    expect(partOf(section, "passkeys")).toMatchObject({ available: true })
+    expect(partOf(section, "passkey-names")).toEqual({ part: "passkey-names", available: false, how: expect.stringContaining("missing: updateAuthenticator") })
   })
 
   it("with pages.account set, the section names the app's own page", async () => {

@@ -63,6 +63,9 @@ export function accountDiagnostics(config: ResolvedConfig, baseUrl: string): Dia
     types.has("webauthn")
       ? part("passkeys", missingMethods(config, ["listAuthenticatorsByUserId", "deleteAuthenticator"]), "listing and removing passkeys needs the adapter methods listAuthenticatorsByUserId and deleteAuthenticator", "Available: list, add and remove passkeys.")
       : { part: "passkeys", available: false, how: "Not shown: no passkey provider (gatehouse/providers/passkey) is configured." },
+    types.has("webauthn")
+      ? part("passkey-names", missingMethods(config, ["updateAuthenticator"]), "each passkey's name, when it was added and last used, and Rename need the adapter method updateAuthenticator; without it each passkey shows as the end of its credential id", "Available: each passkey's name, when it was added and last used, and Rename.")
+      : { part: "passkey-names", available: false, how: "Not shown: no passkey provider (gatehouse/providers/passkey) is configured." },
     config.session.strategy === "database"
       ? part("devices", missingMethods(config, ["listSessionsByUserId", "deleteSession", "deleteSessionsByUserId"]), "listing and signing out devices of database sessions needs the adapter methods listSessionsByUserId, deleteSession and deleteSessionsByUserId", "Available: the user's sessions, each with Sign out.")
       : config.store.listSessions
