@@ -195,6 +195,22 @@ describe("examples/custom-pages", () => {
       await (await signedIn()).get("/account").set("Accept", "text/html").expect(200)
     })
 
+    test("deleteAccount after a sign-in older than 10 minutes: the sign-in page first, with its message; nothing deleted", async () => {
+      const browser = await signedIn()
+      const later = Date.now() + 11 * 60 * 1000
+      jest.spyOn(Date, "now").mockReturnValue(later)
+      try {
+        const refused = await browser.post("/account/delete").type("form").send({ confirm: "yes" }).expect(302)
+        expect(refused.headers.location).toBe("/signin?callbackUrl=%2Faccount&error=RecentSignInRequired")
+      } finally {
+        jest.mocked(Date.now).mockRestore()
+      }
+      expect(await adapter.getUserByEmail("demo@example.com")).not.toBeNull()
+      // Signed in, the sign-in page passes the visitor on; signed out, it shows why they are there.
+      const fresh = await agent().get("/signin?callbackUrl=%2Faccount&error=RecentSignInRequired").expect(200)
+      expect(fresh.text).toContain("For your security, sign in again, then delete your account.")
+    })
+
     test("a cross-site post to an account action is refused and changes nothing", async () => {
       const browser = await signedIn()
       const response = await browser.post("/account/delete").set("Origin", "https://evil.example").type("form").send({ confirm: "yes" })
