@@ -9,22 +9,25 @@
 import { jest } from "@jest/globals"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { DOUBT_TTL_SECONDS } from "../../lib/tokens/single-flight.js"
-import { request } from "../helpers/app.js"
+import type { StateStore } from "../../lib/state/types.js"
+import { makeApp, request, reserve, testConfig } from "../helpers/app.js"
+import { redisStore } from "../sessions/setups.js"
 import { cookieHeader, cookieJar, oauthSuite, oidc, signInFlow, startSite } from "../oauth/support.js"
 import { countRefreshes, idpConfiguration, sleep, tokenRelay, tokenRoute } from "./support.js"
 
 oauthSuite()
 jest.setTimeout(40_000)
 
-async function relayedSite(debug: (message: string) => void = () => undefined) {
+const provider = (idp: { issuer: string }, relay: { url: string }) =>
+  oidc(idp as never, { token: relay.url, outbound: { timeout: 2000 }, authorization: { params: { scope: "openid email profile offline_access", prompt: "consent" } } })
+
+async function relayedSite(debug: (message: string) => void = () => undefined, store?: StateStore) {
   const relay = await tokenRelay()
   const adapter = MemoryAdapter()
   const made = await startSite({
     configuration: idpConfiguration(),
-    providers: (idp) => [
-      oidc(idp, { token: relay.url, outbound: { timeout: 2000 }, authorization: { params: { scope: "openid email profile offline_access", prompt: "consent" } } }),
-    ],
-    config: () => ({ adapter, logger: { error: () => undefined, debug } }),
+    providers: (idp) => [provider(idp, relay)],
+    config: () => ({ adapter, logger: { error: () => undefined, debug }, ...(store && { store }) }),
   })
   relay.issuer = made.idp.issuer
   tokenRoute(made.app, made.config)
@@ -32,7 +35,7 @@ async function relayedSite(debug: (message: string) => void = () => undefined) {
   const { callback } = await signInFlow(made, agent)
   expect(callback.status).toBe(302)
   const account = () => [...adapter.store.accounts.values()][0]
-  return { made, relay, cookie: cookieHeader(cookieJar(callback)), account, refreshes: countRefreshes(made) }
+  return { made, relay, adapter, cookie: cookieHeader(cookieJar(callback)), account, refreshes: countRefreshes(made) }
 }
 
 let closing: Array<() => Promise<void>> = []
@@ -100,4 +103,29 @@ test("the provider takes the request and does not answer in time: no second send
   expect(later.body.error).toBe("RefreshTokenError")
   expect(relay.refreshes).toBe(2)
   expect(refreshes).toEqual({ count: 2, refused: 1 })
+})
+
+test("two app instances sharing Redis: while one waits on the other's refresh, which is sent and gets no answer, it does not send the refresh token again", async () => {
+  const prefix = `gh17-retry:${Date.now().toString(36)}:`
+  const [redisA, redisB] = [await redisStore(prefix), await redisStore(prefix)]
+  closing.push(redisA.close, redisB.close)
+  const { relay, made, adapter, cookie, refreshes } = await relayedSite(undefined, redisA.store)
+  closing.push(relay.close)
+  const second = await reserve()
+  closing.push(second.close)
+  const configB = testConfig({ providers: [provider(made.idp, relay)], adapter, store: redisB.store })
+  const appB = makeApp(configB)
+  tokenRoute(appB, configB)
+  second.attach(appB)
+
+  relay.mode = "hang"
+  const first = request(made.url).get("/token?skew=3600").set("Cookie", cookie).then((answer) => answer)
+  // Instance A's request is at the provider (it holds the lock); now instance B asks for the same token.
+  while (relay.refreshes < 1) await sleep(20)
+  const waiting = request(second.url).get("/token?skew=3600").set("Cookie", cookie).then((answer) => answer)
+  const [a, b] = await Promise.all([first, waiting])
+  expect([a.body.error, b.body.error]).toEqual(["TokenRefreshFailed", "TokenRefreshFailed"])
+  await sleep(500)
+  expect(relay.refreshes).toBe(1)
+  expect(refreshes).toEqual({ count: 1, refused: 0 })
 })
