@@ -78,9 +78,10 @@ export function redisSessionMethods(send: Send, prefix: string, subscriber?: Red
     },
     async subscribe(listener) {
       if (!subscriber) return
-      // node-redis (which is an EventEmitter too) takes the listener in subscribe(); ioredis emits "message".
-      const nodeRedis = "sendCommand" in subscriber && typeof (subscriber as { sendCommand?: unknown }).sendCommand === "function"
-      if (!nodeRedis && "on" in subscriber && typeof subscriber.on === "function") {
+      // node-redis (an EventEmitter too) takes the listener in subscribe(); ioredis (which has
+      // `call`, and a `sendCommand` of its own) emits "message".
+      const ioredis = "call" in subscriber && typeof (subscriber as { call?: unknown }).call === "function"
+      if (ioredis && "on" in subscriber && typeof subscriber.on === "function") {
         subscriber.on("message", (from: string, message: string) => {
           if (from === channel) listener(message)
         })

@@ -40,11 +40,12 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {count, ttl}`
 
 export function RedisStore({ client, prefix = "gatehouse:", subscriber }: RedisStoreOptions): StateStore {
+  // ioredis first: it has a `sendCommand` too, but one that takes its own Command objects.
   const send: (args: string[]) => Promise<unknown> =
-    "sendCommand" in client && typeof client.sendCommand === "function"
-      ? (args) => client.sendCommand(args)
-      : "call" in client && typeof client.call === "function"
-        ? ([command, ...args]) => client.call(command as string, ...args)
+    "call" in client && typeof client.call === "function"
+      ? ([command, ...args]) => client.call(command as string, ...args)
+      : "sendCommand" in client && typeof client.sendCommand === "function"
+        ? (args) => client.sendCommand(args)
         : () => {
             throw new TypeError("RedisStore needs a node-redis client (sendCommand) or an ioredis client (call)")
           }

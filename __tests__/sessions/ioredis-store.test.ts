@@ -1,0 +1,79 @@
+/**
+ * RedisStore on ioredis (the other client RedisStore documents): commands through `call`, and the
+ * subscriber path (`subscribe(channel)` and the "message" event, on `client.duplicate()`). Two
+ * configuration objects stand for two processes, each with its own ioredis client and subscriber
+ * on one real Redis: a session revoked on A reads as signed out on B with the clock frozen, so
+ * only the pushed message can end B's cached "not revoked" answer.
+ */
+import { randomBytes } from "node:crypto"
+import { afterAll, afterEach, describe, expect, it, jest } from "@jest/globals"
+import { Redis } from "ioredis"
+import type { Express } from "express"
+import { RedisStore } from "../../lib/stores/redis.js"
+import type { StateStore } from "../../lib/state/types.js"
+import { makeApp, signInAs, testConfig } from "../helpers/app.js"
+import { agentFor } from "../database/engines.js"
+import { REDIS_URL, sessionCookieHeader } from "./setups.js"
+
+const prefix = `gh14-ioredis:${randomBytes(4).toString("hex")}:`
+const clients: Redis[] = []
+afterEach(() => {
+  jest.restoreAllMocks()
+})
+afterAll(async () => {
+  const [first] = clients
+  if (first) {
+    const keys = await first.keys(`${prefix}*`)
+    if (keys.length) await first.del(...keys)
+  }
+  for (const client of clients.splice(0)) client.disconnect()
+})
+
+/** One "process": an ioredis client and its duplicate as the subscriber. */
+function ioredisStore(): StateStore {
+  const client = new Redis(REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 1 })
+  const subscriber = client.duplicate()
+  clients.push(client, subscriber)
+  return RedisStore({ client, prefix, subscriber })
+}
+
+const status = async (app: Express, cookie: string) => (await agentFor(app).get("/api/me").set("Accept", "application/json").set("Cookie", cookie)).status
+
+describe("RedisStore with ioredis", () => {
+  it("stores, lists and revokes through ioredis's call, and pushes messages to the other store's subscriber", async () => {
+    const [a, b] = [ioredisStore(), ioredisStore()]
+    const received: string[] = []
+    await b.subscribe!((message) => received.push(message))
+    const now = Date.now()
+    await a.putSession!("user-io", { sid: "sid-io-000000000000000000", createdAt: now, lastSeenAt: now, expires: now + 60_000, userAgent: "io/1.0", ip: null }, 60)
+    expect(await b.listSessions!("user-io")).toEqual([expect.objectContaining({ sid: "sid-io-000000000000000000", userAgent: "io/1.0" })])
+    await a.revokeSid!("sid-io-000000000000000000", 60)
+    expect(await b.revocation!("sid-io-000000000000000000", "user-io")).toEqual({ revoked: true, notBefore: 0 })
+    await a.publish!("hello from A")
+    for (let attempt = 0; attempt < 100 && !received.length; attempt++) await new Promise((resume) => setTimeout(resume, 5))
+    expect(received).toEqual(["hello from A"])
+    expect((await a.hit("io-counter", 60)).count).toBe(1)
+    expect(await a.claim("io-claim", 60)).toBe(true)
+    expect(await b.claim("io-claim", 60)).toBe(false)
+  })
+
+  it("a session revoked on A reads as signed out on B at once (pushed), without the clock moving", async () => {
+    const [A, B] = [makeApp(testConfig({ store: ioredisStore() })), makeApp(testConfig({ store: ioredisStore() }))]
+    const agent = agentFor(A)
+    const signedIn = await signInAs(agent, "alice")
+    expect(signedIn.status).toBe(302)
+    const cookie = sessionCookieHeader(signedIn)
+    const frozen = Date.now()
+    jest.spyOn(Date, "now").mockImplementation(() => frozen)
+    expect(await status(B, cookie)).toBe(200) // B holds "not revoked" in its cache from here on
+    const csrfToken = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
+    const sessions = (await agent.get("/auth/sessions").set("Accept", "application/json").expect(200)).body as Array<{ id: string; current: boolean }>
+    await agent.post("/auth/sessions/revoke").set("Accept", "application/json").type("form").send({ csrfToken, id: sessions.find((entry) => entry.current)!.id }).expect(200)
+    let seen = 200
+    for (let attempt = 0; attempt < 100 && seen === 200; attempt++) {
+      await new Promise((resume) => setTimeout(resume, 5))
+      seen = await status(B, cookie)
+    }
+    expect(seen).toBe(401)
+  })
+})
