@@ -8,10 +8,11 @@
  *   as published) in its node_modules.
  */
 import { execFile } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { ensureBuilt } from "../helpers/build.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const HERE = join(ROOT, "__tests__", "cjs")
@@ -32,31 +33,7 @@ function run(file: string, args: string[], cwd = ROOT): Promise<Run> {
   })
 }
 
-/** The newest modification time under `dir` (files with one of `extensions`). */
-function newest(dir: string, extensions: string[]): number {
-  let latest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) latest = Math.max(latest, newest(path, extensions))
-    else if (extensions.some((extension) => entry.name.endsWith(extension))) latest = Math.max(latest, statSync(path).mtimeMs)
-  }
-  return latest
-}
-
-function builtAt(): number {
-  try {
-    return statSync(join(ROOT, "dist", "lib", "index.js")).mtimeMs
-  } catch {
-    return 0
-  }
-}
-
-beforeAll(async () => {
-  const sources = Math.max(newest(join(ROOT, "lib"), [".ts", ".js"]), newest(join(ROOT, "adapters"), [".ts"]), statSync(join(ROOT, "tsconfig.build.json")).mtimeMs)
-  if (builtAt() >= sources) return
-  const build = await run(process.execPath, [TSC, "-p", "tsconfig.build.json"])
-  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`)
-}, 180_000)
+beforeAll(ensureBuilt, 180_000)
 
 test("require() of gatehouse and its subpaths works in a plain CommonJS script, and an Express app answers /auth/csrf", async () => {
   const result = await run(process.execPath, [join(HERE, "consumer.cjs")])
