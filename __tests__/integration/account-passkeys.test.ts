@@ -82,6 +82,20 @@ describe("the Passkeys section", () => {
   })
 })
 
+describe("the Passkeys section with another adapter's dates", () => {
+  it("a date given as a string is shown, an invalid one left out; the page never fails on them", async () => {
+    const { app, adapter } = site()
+    const agent = await signedIn(app)
+    const odd = { name: "Odd dates", createdAt: "2026-03-04T10:15:00Z", lastUsedAt: "not a date" } as unknown as Partial<AdapterAuthenticator>
+    await seedPasskey(adapter, ALICE.id!, "alice-key-odd01", odd)
+    const page = await agent.get("/auth/account").set("Accept-Language", "en")
+    expect(page.status).toBe(200)
+    expect(page.text).toContain(`Added ${new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" }).format(at("2026-03-04T10:15:00Z"))}`)
+    expect(page.text).not.toContain("Last used ")
+    expect(page.text).toContain("Not used to sign in yet")
+  })
+})
+
 describe("POST account/passkey-rename", () => {
   it("renames her passkey (trimmed) and goes back to the page, which shows the new name; API calls get JSON", async () => {
     const { app, adapter } = site()

@@ -55,15 +55,22 @@ export function deviceLabel(userAgent: string | null): string | null {
  * not signed in yet.
  */
 function passkeyItem(passkey: AdapterAuthenticator, t: Messages, when: Intl.DateTimeFormat): PasskeyItem {
-  const created = passkey.createdAt ? when.format(passkey.createdAt) : null
+  // Defensive: another adapter's record may carry a string or an invalid date in these fields (and
+  // a Date from another realm fails instanceof, so it is recognised by its getTime).
+  const date = (value: unknown) => {
+    const time = typeof (value as Date | null)?.getTime === "function" ? (value as Date).getTime() : typeof value === "string" ? Date.parse(value) : NaN
+    return Number.isFinite(time) ? when.format(time) : null
+  }
+  const created = date(passkey.createdAt)
+  const lastUsed = date(passkey.lastUsedAt)
   return {
     id: passkey.credentialID,
     label: passkey.name || t["account.passkeys.item"].replace("{id}", passkey.credentialID.slice(-8)),
     ref: passkey.name || passkey.credentialID.slice(-8),
     name: passkey.name ?? "",
     created,
-    lastUsed: passkey.lastUsedAt ? when.format(passkey.lastUsedAt) : null,
-    notUsed: Boolean(created) && !passkey.lastUsedAt,
+    lastUsed,
+    notUsed: Boolean(created) && !lastUsed,
   }
 }
 
