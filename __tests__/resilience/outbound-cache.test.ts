@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from "@jes
 import { makeApp, reserve, testConfig } from "../helpers/app.js"
 import { startOidcRogue, type CodeStore, type OidcRogue } from "./support/oidc-rogue.js"
 import { finishAt, startAt, type Started } from "./support/oauth-flow.js"
+import { shiftClock } from "./support/clock.js"
 
 const codes: CodeStore = new Map()
 let starter: OidcRogue
@@ -43,12 +44,6 @@ afterAll(async () => {
 afterEach(() => {
   jest.useRealTimers()
 })
-
-/** Only Date moves: servers, sockets and timeouts keep real time. */
-function shiftClock(ms: number): void {
-  const now = Date.now()
-  jest.useFakeTimers({ doNotFake: ["hrtime", "nextTick", "performance", "queueMicrotask", "setImmediate", "clearImmediate", "setInterval", "clearInterval", "setTimeout", "clearTimeout"], now: now + ms })
-}
 
 describe("discovery and JWKS: one request in flight per issuer", () => {
   const apps: Awaited<ReturnType<typeof reserve>>[] = []

@@ -107,7 +107,7 @@ export function providerFetch(provider: OAuthProviderConfig, log: (message: stri
     const url = new URL(input instanceof Request ? input.url : String(input))
     const method = (init.method ?? "GET").toUpperCase()
     if (kind === "profile" || method !== "GET" || new Headers(init.headers).has("authorization")) return hop(url, init, false)
-    return cachedGet(`${pathOf(base)} ${url.href}`, () => follow(url, init), log)
+    return cachedGet(`${pathOf(base)} ${url.href}`, () => follow(url, init), log, outbound)
   }) as typeof fetch
   // A span and a duration per call when the provider's configuration has telemetry on (issue #20).
   const traced = traceProviderFetch(provider, kind, outbound)

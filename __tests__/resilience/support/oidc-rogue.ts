@@ -3,8 +3,9 @@
  * discovery and JWKS request: the issuer for the outbound cache runs (single flight, JWKS refetch
  * bound, stale-while-revalidate) and the database-cut runs. Its authorization endpoint approves
  * at once; `delay` slows discovery and JWKS, `tokenDelay` the token endpoint; `down` makes
- * discovery and JWKS answer 503; `kid` is the key id put in new ID tokens (a kid the JWKS does not
- * list is a forged one). Several instances can share one code store, so a sign-in started at one
+ * discovery and JWKS answer 503, `hang` makes them never answer; `kid` is the key id put in new ID
+ * tokens (a kid the JWKS does not list is a forged one); `rotate()` publishes a new key and signs
+ * with it from then on. Several instances can share one code store, so a sign-in started at one
  * can finish at another.
  */
 import { createServer, type ServerResponse } from "node:http"
@@ -19,18 +20,32 @@ export interface OidcRogue {
   delay: number
   tokenDelay: number
   down: boolean
+  hang: boolean
   kid: string
+  rotate(): Promise<string>
   close(): Promise<void>
 }
 
 export async function startOidcRogue(codes: CodeStore = new Map(), clientId = "rogue-client"): Promise<OidcRogue> {
-  const { publicKey, privateKey } = await generateKeyPair("RS256")
-  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" }
-  const op = { counts: { discovery: 0, jwks: 0, token: 0 }, delay: 0, tokenDelay: 0, down: false, kid: "k1" } as OidcRogue
+  const { publicKey, privateKey: firstKey } = await generateKeyPair("RS256")
+  const jwks = [{ ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" }]
+  const signing = new Map([["k1", firstKey]])
+  const op = { counts: { discovery: 0, jwks: 0, token: 0 }, delay: 0, tokenDelay: 0, down: false, hang: false, kid: "k1" } as OidcRogue
+  op.rotate = async () => {
+    const kid = `k${jwks.length + 1}`
+    const pair = await generateKeyPair("RS256")
+    jwks.push({ ...(await exportJWK(pair.publicKey)), kid, alg: "RS256", use: "sig" })
+    signing.set(kid, pair.privateKey)
+    op.kid = kid
+    return kid
+  }
   let next = 0
   const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body))
-  const later = (res: ServerResponse, body: () => unknown) =>
+  const later = (res: ServerResponse, body: () => unknown): void => {
+    // Hanging: no answer ever; the connection stays open until the caller gives up or close().
+    if (op.hang) return
     setTimeout(() => (op.down ? json(res, 503, { error: "down" }) : json(res, 200, body())), op.delay)
+  }
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", op.url)
     let raw = ""
@@ -50,7 +65,7 @@ export async function startOidcRogue(codes: CodeStore = new Map(), clientId = "r
       }
       if (url.pathname === "/jwks") {
         op.counts.jwks++
-        return later(res, () => ({ keys: [jwk] }))
+        return later(res, () => ({ keys: jwks }))
       }
       if (url.pathname === "/auth") {
         const code = `code-${++next}-${Math.random().toString(36).slice(2)}`
@@ -74,7 +89,8 @@ export async function startOidcRogue(codes: CodeStore = new Map(), clientId = "r
           .setSubject(grant.sub)
           .setIssuedAt(now)
           .setExpirationTime(now + 300)
-          .sign(privateKey))
+          // A forged kid is signed with the first key: its signature is never checked (no such key).
+          .sign(signing.get(op.kid) ?? firstKey))
           .then((idToken) => json(res, 200, { access_token: `at-${grant.sub}`, token_type: "Bearer", expires_in: 300, id_token: idToken }))
         return
       }
