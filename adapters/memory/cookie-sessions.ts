@@ -1,13 +1,17 @@
 /**
  * The memory adapter's cookie-session records and revocations (Gatehouse extensions: cookie
- * sessions shared through the adapter when there is no `store`). Expired revocations are swept
- * when a new one is added.
+ * sessions shared through the adapter when there is no `store`). Bounded like the memory store:
+ * a user's newest `MAX_RECORDS_PER_USER` records are kept (older sessions stay valid, unlisted);
+ * expired revocations are swept when a new one is added.
  */
 import type { Adapter, AdapterCookieSession, AdapterSessionRevocation } from "../../lib/adapters.js"
 
+/** The newest records kept per user (a script signing one user in over and over must not grow memory without bound). */
+export const MAX_RECORDS_PER_USER = 100
+
 export interface CookieSessionMaps {
-  /** sid -> record. */
-  cookieSessions: Map<string, AdapterCookieSession>
+  /** userId -> (sid -> record), oldest first. */
+  cookieSessions: Map<string, Map<string, AdapterCookieSession>>
   /** id -> revocation. */
   sessionRevocations: Map<string, AdapterSessionRevocation>
 }
@@ -32,14 +36,21 @@ const copyRevocation = (revocation: AdapterSessionRevocation): AdapterSessionRev
 
 export function cookieSessionMethods(maps: CookieSessionMaps, put: Put, remove: Remove): CookieSessionMethods {
   return {
+    // Never written inside a transaction (sign-in writes them after it), so no undo log here.
     async putCookieSession(session) {
-      put(maps.cookieSessions, session.sid, copySession(session))
+      let records = maps.cookieSessions.get(session.userId)
+      if (!records) maps.cookieSessions.set(session.userId, (records = new Map()))
+      if (!records.has(session.sid) && records.size >= MAX_RECORDS_PER_USER) records.delete(records.keys().next().value as string)
+      records.set(session.sid, copySession(session))
     },
     async listCookieSessions(userId) {
-      return [...maps.cookieSessions.values()].filter((session) => session.userId === userId).map(copySession)
+      return [...(maps.cookieSessions.get(userId)?.values() ?? [])].map(copySession)
     },
     async deleteCookieSessions(userId, sids) {
-      for (const sid of sids) if (maps.cookieSessions.get(sid)?.userId === userId) remove(maps.cookieSessions, sid)
+      const records = maps.cookieSessions.get(userId)
+      if (!records) return
+      for (const sid of sids) records.delete(sid)
+      if (!records.size) maps.cookieSessions.delete(userId)
     },
     async addSessionRevocation(revocation) {
       const now = Date.now()
