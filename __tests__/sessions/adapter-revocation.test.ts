@@ -161,9 +161,17 @@ describe.each(["memory", "sqlite-file", "postgres", "mariadb"] as const)("two ap
 /** A MemoryAdapter whose revocation reads can be counted, slowed or made to fail. */
 function instrumented() {
   const inner = MemoryAdapter()
-  const control = { polls: 0, fail: false, delayMs: 0 }
+  const control = { polls: 0, fail: false, failWrites: false, delayMs: 0 }
   const adapter: Adapter = {
     ...inner,
+    async addSessionRevocation(revocation) {
+      if (control.failWrites) throw new Error("connection refused")
+      return inner.addSessionRevocation(revocation)
+    },
+    async listCookieSessions(userId) {
+      if (control.failWrites) throw new Error("connection refused")
+      return inner.listCookieSessions(userId)
+    },
     async listSessionRevocations(filter) {
       control.polls++
       if (control.delayMs) await new Promise((resume) => setTimeout(resume, control.delayMs))
@@ -211,6 +219,22 @@ describe("the revocation feed", () => {
     expect(performance.now() - started).toBeLessThan(2000)
     expect(errors.map((error) => String((error as Error).message))).toContainEqual(expect.stringContaining("Reading session revocations from the database failed"))
     control.fail = false
+  })
+
+  it("the database refusing writes: revoking answers 503 AdapterError (nothing recorded); sign-out still signs out, on this process", async () => {
+    const { adapter, control } = instrumented()
+    const app = makeApp(testConfig({ adapter, session: { strategy: "cookie" } }))
+    const { agent, cookie } = await signedIn(app)
+    control.failWrites = true
+    const csrfToken = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
+    const refused = await agent.post("/auth/sessions/revoke").set("Accept", "application/json").type("form").send({ csrfToken, others: "1" })
+    expect(refused.status).toBe(503)
+    expect(refused.body).toMatchObject({ error: { type: "AdapterError" } })
+    expect((await me(app, cookie)).status).toBe(200)
+    const signOutToken = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
+    await agent.post("/auth/signout").type("form").send({ csrfToken: signOutToken }).expect(302)
+    expect((await me(app, cookie)).status).toBe(401)
+    control.failWrites = false
   })
 
   it("a poll that hangs holds a read for at most one second", async () => {
