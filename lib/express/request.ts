@@ -59,6 +59,9 @@ export function hintsOf(req: GatehouseRequest): SiteHints {
 
 /** Is this request's site served over HTTPS (for the cookie names)? Cheap: no host parsing. */
 export function isSecureRequest(req: GatehouseRequest, config: ResolvedConfig): boolean {
+  if (config.authUrl) return config.authUrl.protocol === "https:"
+  // No forwarded scheme to weigh: the connection's own (the common case, without the hints object).
+  if (req.headers["x-forwarded-proto"] === undefined) return (req.socket as TLSSocket | undefined)?.encrypted === true
   return requestScheme(config.authUrl, hintsOf(req)) === "https"
 }
 

@@ -42,6 +42,10 @@ function recentEnough(session: Session, maxAge: number, now = Date.now()): boole
   return typeof session.authTime === "number" && now - session.authTime * 1000 <= maxAge * 1000
 }
 
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function"
+}
+
 function wantsHtml(req: GatehouseRequest): boolean {
   return (req.headers.accept ?? "").includes("text/html")
 }
@@ -107,40 +111,65 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
     throw new InvalidOption(`requireAuth: maxAge must be a number of seconds ≥ 0 (got ${JSON.stringify(maxAge)})`)
   }
 
-  async function check(req: GatehouseRequest, res: GatehouseResponse): Promise<boolean> {
-    const resolved = await getConfig(req)
-    let session: Session | null
-    try {
-      session = await requestSession(req, res, resolved)
-    } catch (error) {
-      // Logged by requestSession. Failing open here would let anyone in while the database is down.
-      if (!(error instanceof AdapterError)) throw error
-      unavailable(req, res, resolved)
-      return false
-    }
+  // Each step answers at once when it can (a static configuration, a cookie session read from the
+  // caches, the default `authorized`), so a signed-in request reaches the route in the same tick.
+  function check(req: GatehouseRequest, res: GatehouseResponse): boolean | Promise<boolean> {
+    const resolved = getConfig(req)
+    if (resolved instanceof Promise) return resolved.then((config) => checkWith(req, res, config))
+    return checkWith(req, res, resolved)
+  }
+
+  function checkWith(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig): boolean | Promise<boolean> {
+    const read = requestSession(req, res, resolved)
+    if (!(read instanceof Promise)) return afterRead(req, res, resolved, read)
+    return read.then(
+      (session) => afterRead(req, res, resolved, session),
+      (error: unknown) => {
+        // Logged by requestSession. Failing open here would let anyone in while the database is down.
+        if (!(error instanceof AdapterError)) throw error
+        unavailable(req, res, resolved)
+        return false
+      },
+    )
+  }
+
+  function afterRead(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig, session: Session | null): boolean | Promise<boolean> {
     exposeSession(req, res, session)
     if (maxAge !== undefined && session && !recentEnough(session, maxAge)) {
       deny(req, res, resolved, "RecentSignInRequired")
       return false
     }
     const decide = options?.authorized ?? resolved.callbacks.authorized
-    let verdict: Awaited<ReturnType<typeof decide>>
-    try {
-      verdict = await decide({ request: req as AuthorizedCallbackParams["request"], auth: session })
-    } catch (error) {
+    const denied = (error: unknown) => {
       resolved.logger.error(new SessionRequired("The authorized callback threw; access denied", { cause: { err: error } }))
-      verdict = false
+      return conclude(req, res, resolved, false)
     }
-    if (verdict instanceof Response) {
-      await writeWebResponse(res, verdict)
-      return false
+    let verdict: ReturnType<typeof decide>
+    try {
+      verdict = decide({ request: req as AuthorizedCallbackParams["request"], auth: session })
+    } catch (error) {
+      return denied(error)
     }
+    if (isThenable(verdict)) return Promise.resolve(verdict).then((value) => conclude(req, res, resolved, value), denied)
+    return conclude(req, res, resolved, verdict)
+  }
+
+  function conclude(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig, verdict: boolean | Response | undefined | null): boolean | Promise<boolean> {
+    if (verdict instanceof Response) return writeWebResponse(res, verdict).then(() => false)
     if (verdict) return true
     deny(req, res, resolved)
     return false
   }
 
   return function gatehouseRequireAuth(req, res, next) {
-    check(req, res).then((allowed) => (allowed ? next() : undefined), next)
+    let allowed: boolean | Promise<boolean>
+    try {
+      allowed = check(req, res)
+    } catch (error) {
+      next(error)
+      return
+    }
+    if (allowed === true) next()
+    else if (allowed !== false) allowed.then((yes) => (yes ? next() : undefined), next)
   }
 }

@@ -39,27 +39,48 @@ interface SessionRead {
  * after `authSession` (or a second `getSession`) reuses the first read. An adapter failure is
  * logged here, remembered for the request like a result, and thrown (an AdapterError) to every
  * caller: `authSession`/`getSession` turn it into "signed out", `requireAuth` into a 503.
+ *
+ * Answers without a promise when the read did (a cookie session's common path), so the
+ * middleware can go on in the same tick; `await` it otherwise.
  */
-export async function requestSession(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Promise<Session | null> {
+export function requestSession(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Session | null | Promise<Session | null> {
   const slot = req as unknown as Record<symbol, SessionRead | undefined>
   const previous = slot[READ]
   if (previous?.config === config) {
-    if (previous.failure) throw previous.failure
+    if (previous.failure) return Promise.reject(previous.failure)
     return previous.session
   }
-  let result: Awaited<ReturnType<typeof readSession>>
+  let read: ReturnType<typeof readSession>
   try {
-    const client = () => clientInfo(req.headers["user-agent"], clientAddress(req as Parameters<typeof clientAddress>[0]))
-    result = await readSession(config, cookiesOf(req), cookieSet(config, isSecureRequest(req, config)), undefined, client)
+    read = readSession(config, cookiesOf(req), cookieSet(config, isSecureRequest(req, config)), undefined, () => clientOf(req))
   } catch (error) {
-    if (!(error instanceof AdapterError)) throw error
-    config.logger.error(error)
-    slot[READ] = { config, session: null, failure: error }
-    throw error
+    return Promise.reject(failed(slot, config, error))
   }
+  if (!(read instanceof Promise)) return settle(slot, res, config, read)
+  return read.then(
+    (result) => settle(slot, res, config, result),
+    (error: unknown) => {
+      throw failed(slot, config, error)
+    },
+  )
+}
+
+function clientOf(req: GatehouseRequest) {
+  return clientInfo(req.headers["user-agent"], clientAddress(req as Parameters<typeof clientAddress>[0]))
+}
+
+function settle(slot: Record<symbol, SessionRead | undefined>, res: ServerResponse | undefined, config: ResolvedConfig, result: Awaited<ReturnType<typeof readSession>>): Session | null {
   if (res && result.cookies.length) appendSetCookie(res, setCookieLines(result.cookies))
   slot[READ] = { config, session: result.session, identity: result.identity }
   return result.session
+}
+
+/** An adapter failure is logged and remembered for the request; anything else goes on as it is. */
+function failed(slot: Record<symbol, SessionRead | undefined>, config: ResolvedConfig, error: unknown): unknown {
+  if (!(error instanceof AdapterError)) return error
+  config.logger.error(error)
+  slot[READ] = { config, session: null, failure: error }
+  return error
 }
 
 /** The request's session and its identity (read once per request, as `requestSession`); null when signed out. */
@@ -69,14 +90,14 @@ export async function requestIdentity(req: GatehouseRequest, res: ServerResponse
   return session && read?.identity ? read.identity : null
 }
 
-/** The session, or null when the adapter failed (logged by `requestSession`). */
-async function sessionOrSignedOut(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Promise<Session | null> {
-  try {
-    return await requestSession(req, res, config)
-  } catch (error) {
+/** The session, or null when the adapter failed (logged by `requestSession`); at once when the read was. */
+function sessionOrSignedOut(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Session | null | Promise<Session | null> {
+  const read = requestSession(req, res, config)
+  if (!(read instanceof Promise)) return read
+  return read.catch((error: unknown) => {
     if (error instanceof AdapterError) return null
     throw error
-  }
+  })
 }
 
 function expose(req: GatehouseRequest, res: GatehouseResponse, session: Session | null): void {
@@ -91,13 +112,28 @@ function expose(req: GatehouseRequest, res: GatehouseResponse, session: Session 
  */
 export function authSession(config: AuthConfigInput): Middleware {
   const getConfig = configSource(config)
-  return function gatehouseSession(req, res, next) {
-    Promise.resolve(getConfig(req))
-      .then((resolved) => sessionOrSignedOut(req, res, resolved))
-      .then((session) => {
+  const withSession = (req: GatehouseRequest, res: GatehouseResponse, next: (error?: unknown) => void, resolved: ResolvedConfig) => {
+    const read = sessionOrSignedOut(req, res, resolved)
+    if (read instanceof Promise) {
+      read.then((session) => {
         expose(req, res, session)
         next()
       }, next)
+      return
+    }
+    expose(req, res, read)
+    next()
+  }
+  return function gatehouseSession(req, res, next) {
+    let resolved: ReturnType<typeof getConfig>
+    try {
+      resolved = getConfig(req)
+    } catch (error) {
+      next(error)
+      return
+    }
+    if (resolved instanceof Promise) resolved.then((config) => withSession(req, res, next, config), next)
+    else withSession(req, res, next, resolved)
   }
 }
 

@@ -106,28 +106,75 @@ function keepSignInFacts(token: JWT, sealed: JWT): JWT {
   return { ...token, ...(Array.isArray(amr) && { amr }), ...(typeof authTime === "number" && { authTime }) }
 }
 
-/** `auth.amr` and `auth.authTime`, when the token has them. */
-function signInFacts(token: JWT): Pick<Session, "amr" | "authTime"> {
-  return { ...(Array.isArray(token.amr) && { amr: token.amr as string[] }), ...(typeof token.authTime === "number" && { authTime: token.authTime }) }
-}
-
-export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client: ClientSource = NO_CLIENT): Promise<SessionResult> {
+/**
+ * Reads the cookie session. Synchronous (a plain result, no promise) on the common path: the
+ * value opened with the built-in codec (or from the opened-token cache), the revocation check
+ * answered from this process's cache, no `jwt`/`session` callback or `session` event, no refresh
+ * due. Anything else continues asynchronously with the same rules.
+ */
+export function readCookieSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client: ClientSource = NO_CLIENT): SessionResult | Promise<SessionResult> {
   const option = set.sessionToken
   const value = readChunked(jar, option.name)
   // No usable value: absent (nothing to do), or chunks that do not fit together (clear them).
   if (value === undefined) return signedOut(jar, set, presentNames(jar, option.name).length > 0)
   const now = nowSeconds()
-  const opened = await unseal(config, value, option.name, now)
+  if (config.session.unseal) {
+    return unseal(config, value, option.name, now).then((opened) => afterOpen(config, jar, set, update, client, opened, now))
+  }
+  return afterOpen(config, jar, set, update, client, openSessionValue(config, value, option.name, now), now)
+}
+
+type Opened = Pick<OpenedToken, "payload" | "secretIndex"> & { plaintext?: string }
+
+function afterOpen(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: Opened | null, now: number): SessionResult | Promise<SessionResult> {
   if (!opened || isPastAbsoluteEnd(config.session, now)) {
     config.logger.debug("JWTSessionError: the session cookie is invalid or expired (tampered, truncated, another secret, or past exp); treated as signed out")
     return signedOut(jar, set, true)
   }
   const revoked = cookieSessionRevoked(config, opened.payload)
-  if (revoked === true || (revoked !== false && (await revoked))) {
-    config.logger.debug("The session cookie's session was signed out or revoked; treated as signed out")
-    return signedOut(jar, set, true)
-  }
+  if (revoked === false) return afterRevocationCheck(config, jar, set, update, client, opened, now)
+  if (revoked === true) return revokedSession(config, jar, set)
+  return revoked.then((yes) => (yes ? revokedSession(config, jar, set) : afterRevocationCheck(config, jar, set, update, client, opened, now)))
+}
 
+function revokedSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions): SessionResult {
+  config.logger.debug("The session cookie's session was signed out or revoked; treated as signed out")
+  return signedOut(jar, set, true)
+}
+
+function afterRevocationCheck(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: Opened, now: number): SessionResult | Promise<SessionResult> {
+  const token = opened.payload
+  const quiet = !config.custom.jwt && !update && opened.secretIndex === 0 && !refreshDue(config.session, token.iat, now)
+  if (!quiet) return rewriteAndPresent(config, jar, set, update, client, opened, now)
+  let expires = typeof token.exp === "number" ? token.exp : nextExpiry(config.session, now)
+  if (config.session.absoluteExpires) expires = Math.min(expires, nextExpiry(config.session, now))
+  const base = baseSession(token, expires)
+  // Nothing to ask the app: the session as read, without a promise.
+  if (!config.custom.session && !config.events.session && !config.events.audit) return { session: base, token, cookies: [], identity: identityOf(token, expires) }
+  return presentSession(config, base, { token }, update).then((session) => (session ? { session, token, cookies: [], identity: identityOf(token, expires) } : signedOut(jar, set, false)))
+}
+
+function baseSession(token: JWT, expires: number): Session {
+  const session: Session = {
+    user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
+    expires: new Date(expires * 1000).toISOString(),
+  }
+  // A provider refused the refresh token (getAccessToken): the app sends the user to sign in.
+  if (token.error === REFRESH_TOKEN_ERROR) session.error = REFRESH_TOKEN_ERROR
+  // How and when the user signed in (issue #16), when the token has them.
+  if (Array.isArray(token.amr)) session.amr = token.amr as string[]
+  if (typeof token.authTime === "number") session.authTime = token.authTime
+  return session
+}
+
+function identityOf(token: JWT, expires: number): SessionIdentity {
+  const identity: SessionIdentity = { userId: token.sub, sid: token.sid as string | undefined, createdAt: sessionCreatedAt(token), expires: expires * 1000 }
+  if (typeof token.authTime === "number") identity.authTime = token.authTime
+  return identity
+}
+
+/** The path with callbacks, a refresh, a rotation or an update: may write a new cookie. */
+async function rewriteAndPresent(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: Opened, now: number): Promise<SessionResult> {
   let token: JWT | null = opened.payload
   const before = config.custom.jwt ? (opened.plaintext ?? JSON.stringify(opened.payload)) : undefined
   if (config.custom.jwt || update) {
@@ -162,16 +209,7 @@ export async function readCookieSession(config: ResolvedConfig, jar: CookieJar, 
   }
   if (config.session.absoluteExpires) expires = Math.min(expires, nextExpiry(config.session, now))
 
-  const base: Session = {
-    user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
-    expires: new Date(expires * 1000).toISOString(),
-    // A provider refused the refresh token (getAccessToken): the app sends the user to sign in.
-    ...(token.error === REFRESH_TOKEN_ERROR && { error: REFRESH_TOKEN_ERROR }),
-    ...signInFacts(token),
-  }
-  const session = await presentSession(config, base, { token }, update)
+  const session = await presentSession(config, baseSession(token, expires), { token }, update)
   if (!session) return signedOut(jar, set, false)
-  const identity: SessionIdentity = { userId: token.sub, sid: token.sid as string | undefined, createdAt: sessionCreatedAt(token), expires: expires * 1000 }
-  if (typeof token.authTime === "number") identity.authTime = token.authTime
-  return { session, token, cookies, identity }
+  return { session, token, cookies, identity: identityOf(token, expires) }
 }

@@ -11,8 +11,12 @@ import { countSessionRead } from "../telemetry/counts.js"
 
 export type { SessionResult, SessionUpdate }
 
-/** `client` gives the user agent and address, asked for only when a session record is written. */
-export function readSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client?: ClientSource): Promise<SessionResult> {
+/**
+ * `client` gives the user agent and address, asked for only when a session record is written.
+ * A cookie session's common read answers without a promise (see readCookieSession); callers that
+ * `await` it see no difference.
+ */
+export function readSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client?: ClientSource): SessionResult | Promise<SessionResult> {
   const read = config.session.strategy === "database" ? readDatabaseSession(config, jar, set, update) : readCookieSession(config, jar, set, update, client)
   // One counter add per read (gatehouse.session.reads); no span on this path.
   return countSessionRead(config, read)

@@ -7,21 +7,20 @@ import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { SessionResult } from "../session/cookie-strategy.js"
 import { ATTR, errorType } from "./names.js"
 
-/** Counts a session read when it settles; `read` itself when telemetry is off. */
-export function countSessionRead(config: ResolvedConfig, read: Promise<SessionResult>): Promise<SessionResult> {
+/** Counts a session read when it settles (at once when it is already a result); `read` itself when telemetry is off. */
+export function countSessionRead(config: ResolvedConfig, read: SessionResult | Promise<SessionResult>): SessionResult | Promise<SessionResult> {
   const telemetry = config.telemetry
   if (!telemetry) return read
   const attributes = telemetry.readAttributes[config.session.strategy]
-  return read.then(
-    (result) => {
-      telemetry.sessionReads.add(1, result.session ? attributes.active : result.cookies.length ? attributes.invalid : attributes.none)
-      return result
-    },
-    (error: unknown) => {
-      telemetry.sessionReads.add(1, attributes.error)
-      throw error
-    },
-  )
+  const count = (result: SessionResult) => {
+    telemetry.sessionReads.add(1, result.session ? attributes.active : result.cookies.length ? attributes.invalid : attributes.none)
+    return result
+  }
+  if (!(read instanceof Promise)) return count(read)
+  return read.then(count, (error: unknown) => {
+    telemetry.sessionReads.add(1, attributes.error)
+    throw error
+  })
 }
 
 export function countRateLimitRefusal(config: ResolvedConfig, method: string): void {
