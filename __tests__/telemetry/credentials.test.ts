@@ -6,8 +6,9 @@
 import { jest } from "@jest/globals"
 import express from "express"
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api"
-import { authRouter, authSession, requireAuth } from "../../lib/index.js"
+import { authRouter, authSession, requireAuth, revokeUserSessions } from "../../lib/index.js"
 import { USERS, csrfToken, findCookie, makeApp, request, signInAs, testConfig, type Agent } from "../helpers/app.js"
+import { redisStore } from "../sessions/setups.js"
 import { allPoints, childrenOf, context, expectNoSecrets, exported, idOf, parentOf, startTelemetry, trace, type Telemetry } from "./support.js"
 
 let telemetry: Telemetry
@@ -100,6 +101,18 @@ describe("requireAuth and authSession on a cookie session", () => {
   })
 })
 
+describe("revocations", () => {
+  it("revokeUserSessions counts one user-scope revocation; that user's cookie then reads as invalid", async () => {
+    const config = testConfig({ telemetry: telemetry.option })
+    const agent = request.agent(makeApp(config))
+    await signInAs(agent, "alice")
+    await revokeUserSessions(USERS.alice!.id, config)
+    await agent.get("/api/me").expect(401)
+    expect(await telemetry.count("gatehouse.session.revocations", { "gatehouse.revocation.scope": "user" })).toBe(1)
+    expect(await telemetry.count("gatehouse.session.reads", { "gatehouse.outcome": "invalid" })).toBe(1)
+  })
+})
+
 describe("a rate-limited request", () => {
   it("is a failed gatehouse.callback span with error.type RateLimited and status 429, and a counted refusal", async () => {
     const config = testConfig({ telemetry: telemetry.option, rateLimit: { enabled: true, credentials: { ip: { limit: 2, window: 60 }, identifier: false } } })
@@ -120,6 +133,30 @@ describe("a rate-limited request", () => {
     expect(await telemetry.count("gatehouse.rate_limit.refusals", { "gatehouse.rate_limit.method": "credentials" })).toBe(1)
     expect(await telemetry.count("gatehouse.signin.attempts", { "error.type": "RateLimited" })).toBe(1)
     expectNoSecrets(exported(telemetry.spans(), await allPoints(telemetry)), { password: USERS.alice!.password, "email address": USERS.alice!.email ?? undefined })
+  })
+})
+
+describe("a shared store (RedisStore on the real Redis)", () => {
+  it("its calls are client spans under the action that made them, without their keys", async () => {
+    const shared = await redisStore()
+    try {
+      const config = testConfig({ telemetry: telemetry.option, store: shared.store, rateLimit: { enabled: true } })
+      const agent = request.agent(makeApp(config))
+      expect((await signInAs(agent, "alice")).status).toBe(302)
+      const callback = telemetry.one("gatehouse.callback")
+      const below = childrenOf(telemetry.spans(), callback)
+      const hits = below.filter((span) => span.name === "gatehouse.store.hit")
+      // The per-address and the per-identifier counters.
+      expect(hits.length).toBe(2)
+      for (const hit of hits) {
+        expect(hit.kind).toBe(SpanKind.CLIENT)
+        expect(hit.attributes).toEqual({ "gatehouse.store.operation": "hit" })
+      }
+      expect(below.map((span) => span.name)).toContain("gatehouse.store.putSession")
+      expectNoSecrets(exported(telemetry.spans(), await allPoints(telemetry)), { "user id": USERS.alice!.id, "email address": USERS.alice!.email ?? undefined })
+    } finally {
+      await shared.close()
+    }
   })
 })
 
