@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@jest/globals"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
-import { atIdp, cookieValue, local, oauthSuite, SESSION_COOKIE, signInFlow, startSignIn, startSite } from "../oauth/support.js"
+import { atIdp, client, cookieValue, local, oauthSuite, oidc, SESSION_COOKIE, signInFlow, startSignIn, startSite } from "../oauth/support.js"
 import { auditLog, expectNoSecrets } from "./support.js"
 
 oauthSuite()
@@ -45,5 +45,27 @@ describe("audit records of OAuth sign-ins", () => {
     expect(callback.status).toBe(302)
     expect(log.of("signin")).toEqual([expect.objectContaining({ outcome: "failure", reason: "OAuthCallbackError", provider: "idp", requestId: callback.headers["x-request-id"] })])
     expect(log.of("signin")[0]!.userId).toBeUndefined()
+  })
+
+  it("a vouched sign-in taking back a squatted address: account.reclaimed (what was removed) and the user's sessions revoked", async () => {
+    const log = auditLog()
+    const adapter = MemoryAdapter()
+    const site = await startSite({
+      clients: (url) => [client(url)],
+      providers: (idp) => [oidc(idp)],
+      accounts: { squatter: { email: "victim@example.com", name: "Squatter" }, owner: { email: "victim@example.com", email_verified: true, name: "Owner" } },
+      config: () => ({ adapter, events: { audit: log.audit }, session: { strategy: "database" } }),
+    })
+    await signInFlow(site, site.agent(), { login: "squatter" })
+    const squatted = (await adapter.getUserByEmail("victim@example.com"))!
+    const { callback } = await signInFlow(site, site.agent(), { login: "owner" })
+    expect(new URL(callback.headers.location!, site.url).searchParams.get("type")).toBe("AccountReclaimed")
+    const requestId = callback.headers["x-request-id"]
+    expect(log.of("account.reclaimed")).toEqual([
+      expect.objectContaining({ outcome: "success", userId: squatted.id, provider: "idp", removedAccounts: ["idp"], removedPasskeys: 0, requestId }),
+    ])
+    expect(log.of("session.revoked")).toEqual([expect.objectContaining({ userId: squatted.id, scope: "user", requestId })])
+    expect(log.of("signin").at(-1)).toMatchObject({ outcome: "success", userId: squatted.id, requestId })
+    expectNoSecrets(log.records, ["victim@example.com", cookieValue(callback, SESSION_COOKIE)])
   })
 })
