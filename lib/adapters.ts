@@ -63,6 +63,12 @@ export interface AdapterCookieSession {
   expires: Date
   userAgent: string | null
   ip: string | null
+  /**
+   * The session's user when the record is kept under another key (`userId` is then a key such as
+   * `idp:<provider>:sid:<sid>`: back-channel logout finds a provider session's sessions by it).
+   * Records are unique per (`userId`, `sid`): one session may be recorded under several keys.
+   */
+  owner?: string | null
 }
 
 /**
@@ -164,7 +170,7 @@ export interface Adapter {
   /**
    * Gatehouse extensions: cookie-session records and revocations, so that processes sharing only
    * the database (no `store`) share cookie-session revocation (see the README's "Sessions and
-   * devices"). All five or none. `putCookieSession` creates or replaces the record with that sid.
+   * devices"). All five or none. `putCookieSession` creates or replaces the record with that userId and sid.
    */
   putCookieSession?(session: AdapterCookieSession): Awaitable<void>
   /** The user's cookie-session records (any order; expired ones may be included). */

@@ -1,7 +1,7 @@
 /**
  * The MongoDB adapter's cookie-session records and revocations (Gatehouse extensions: processes
  * that share only the database share cookie-session revocation). Records in `cookie_sessions`
- * (`_id` the session id, replaced whole); revocations in `session_revocations` (`_id` the
+ * (`_id` the pair user id and session id, replaced whole); revocations in `session_revocations` (`_id` the
  * revocation id), read by `createdAt` (every process polls "since") and by `key`. A TTL index on
  * `expires` (setupIndexes) removes expired ones.
  */
@@ -16,23 +16,24 @@ const date = (value: unknown) => (value instanceof Date ? value : new Date(Numbe
 export function cookieSessionMethods(handles: () => Promise<Handles>, opts: { session?: ClientSession }): CookieSessionMethods {
   return {
     async putCookieSession(session) {
-      const { sid, ...rest } = session
-      await (await handles()).cookieSessions.replaceOne({ _id: sid as never }, rest, { ...opts, upsert: true })
+      // Keyed by (userId, sid): one session may be recorded under several keys (back-channel logout).
+      await (await handles()).cookieSessions.replaceOne({ _id: { u: session.userId, s: session.sid } as never }, { ...session, owner: session.owner ?? null }, { ...opts, upsert: true })
     },
     async listCookieSessions(userId) {
       const found = await (await handles()).cookieSessions.find({ userId }, opts).toArray()
       return found.map((doc) => ({
-        sid: String(doc._id),
+        sid: String(doc.sid),
         userId: String(doc.userId),
         createdAt: date(doc.createdAt),
         lastSeenAt: date(doc.lastSeenAt),
         expires: date(doc.expires),
         userAgent: typeof doc.userAgent === "string" ? doc.userAgent : null,
         ip: typeof doc.ip === "string" ? doc.ip : null,
+        ...(typeof doc.owner === "string" && { owner: doc.owner }),
       }))
     },
     async deleteCookieSessions(userId, sids) {
-      if (sids.length) await (await handles()).cookieSessions.deleteMany({ _id: { $in: sids as never[] }, userId }, opts)
+      if (sids.length) await (await handles()).cookieSessions.deleteMany({ userId, sid: { $in: sids } }, opts)
     },
     async addSessionRevocation(revocation) {
       const { id, ...rest } = revocation

@@ -2,7 +2,7 @@
  * The SQL adapter's cookie-session records and revocations (Gatehouse extensions: processes that
  * share only the database share cookie-session revocation), in two tables (migration
  * 0006_cookie_sessions, additive). Revocations are read by time (`created_at`, indexed: every
- * process polls "since") and by key (`subject`: a session id or a user id); expired ones are
+ * process polls "since") and by key (`subject`: a session id or a user id). Records are keyed by (user_id, sid). Expired ones are
  * deleted at most once a minute per adapter, when one is added.
  */
 import type { Migration } from "kysely"
@@ -35,11 +35,12 @@ export function cookieSessionMethods(db: AnyDb, t: TableNames, codec: Codec): Co
         expires: codec.instant(session.expires),
         user_agent: session.userAgent,
         ip: session.ip,
+        owner: session.owner ?? null,
       }
-      const { sid: _sid, created_at: _created, ...changes } = values
+      const { sid: _sid, user_id: _user, created_at: _created, ...changes } = values
       const insert = db.insertInto(t.cookieSessions).values(values)
       if (kind === "mysql") await insert.onDuplicateKeyUpdate(changes).execute()
-      else await insert.onConflict((conflict) => conflict.column("sid").doUpdateSet(changes)).execute()
+      else await insert.onConflict((conflict) => conflict.columns(["user_id", "sid"]).doUpdateSet(changes)).execute()
     },
     async listCookieSessions(userId) {
       const rows = await db.selectFrom(t.cookieSessions).selectAll().where("user_id", "=", userId).execute()
@@ -51,6 +52,7 @@ export function cookieSessionMethods(db: AnyDb, t: TableNames, codec: Codec): Co
         expires: codec.toDate(row.expires),
         userAgent: optionalStr(row.user_agent),
         ip: optionalStr(row.ip),
+        ...(row.owner !== null && row.owner !== undefined && { owner: str(row.owner) }),
       }))
     },
     async deleteCookieSessions(userId, sids) {
@@ -93,16 +95,19 @@ export function cookieSessionsMigration(kind: SqlKind, t: TableNames): Migration
     async up(db: AnyDb) {
       await db.schema
         .createTable(t.cookieSessions)
-        .addColumn("sid", type.key, (c) => c.primaryKey())
-        // Not a foreign key: federated sign-out keeps records under provider keys too.
+        // One session may be recorded under several keys: its user, and for back-channel logout
+        // the provider's session and subject (not a foreign key for that reason; `owner` then
+        // names the user).
         .addColumn("user_id", type.key, (c) => c.notNull())
+        .addColumn("sid", type.key, (c) => c.notNull())
         .addColumn("created_at", type.instant, (c) => c.notNull())
         .addColumn("last_seen_at", type.instant, (c) => c.notNull())
         .addColumn("expires", type.instant, (c) => c.notNull())
         .addColumn("user_agent", type.text)
         .addColumn("ip", type.text)
+        .addColumn("owner", type.key)
+        .addPrimaryKeyConstraint(`${t.cookieSessions}_pk`, ["user_id", "sid"])
         .execute()
-      await db.schema.createIndex(`${t.cookieSessions}_user_id_index`).on(t.cookieSessions).column("user_id").execute()
       await db.schema
         .createTable(t.sessionRevocations)
         .addColumn("id", type.key, (c) => c.primaryKey())

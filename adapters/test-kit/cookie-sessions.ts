@@ -38,6 +38,19 @@ export function cookieSessionChecks({ adapter, check }: ContractContext): void {
     expect(await adapter().listCookieSessions(randomUUID())).toEqual([])
   })
 
+  check("one session recorded under several keys (its user, a provider session) is kept under each, with its owner", async () => {
+    const [user, providerKey] = [randomUUID(), `idp:oidc:sid:${randomUUID()}`]
+    const own = cookieSession(user)
+    const bound = { ...own, userId: providerKey, owner: user, userAgent: null, ip: null }
+    await adapter().putCookieSession(own)
+    await adapter().putCookieSession(bound)
+    expect(await adapter().listCookieSessions(user)).toEqual([own])
+    expect(await adapter().listCookieSessions(providerKey)).toEqual([bound])
+    await adapter().deleteCookieSessions(providerKey, [own.sid])
+    expect(await adapter().listCookieSessions(user)).toEqual([own])
+    expect(await adapter().listCookieSessions(providerKey)).toEqual([])
+  })
+
   check("deleteCookieSessions removes the listed records of that user only", async () => {
     const [alice, bob] = [randomUUID(), randomUUID()]
     const [gone, kept] = [cookieSession(alice), cookieSession(alice)]

@@ -32,8 +32,10 @@ export function storesCookieSessions(adapter: Adapter): adapter is Adapter & Coo
   throw new MissingAdapterMethods(`The adapter has ${present.join(", ")} but lacks ${missing.join(", ")}: sharing cookie-session revocation through the database needs all five (or none)`)
 }
 
-function toStored(session: AdapterCookieSession): StoredSession {
-  return { sid: session.sid, createdAt: session.createdAt.getTime(), lastSeenAt: session.lastSeenAt.getTime(), expires: session.expires.getTime(), userAgent: session.userAgent, ip: session.ip }
+/** A record as the store lists it; `user`: the owner of a record kept under another key (lib/federation/provider-sessions.ts). */
+function toStored(session: AdapterCookieSession): StoredSession & { user?: string } {
+  const stored = { sid: session.sid, createdAt: session.createdAt.getTime(), lastSeenAt: session.lastSeenAt.getTime(), expires: session.expires.getTime(), userAgent: session.userAgent, ip: session.ip }
+  return session.owner ? { ...stored, user: session.owner } : stored
 }
 
 export function adapterSessionStore(adapter: CookieSessionAdapter, logger: Pick<LoggerInstance, "error">): StateStore & { revocationFeed: AdapterRevocationFeed } {
@@ -53,7 +55,17 @@ export function adapterSessionStore(adapter: CookieSessionAdapter, logger: Pick<
     putValue: (key, value, ttlSeconds) => local.putValue(key, value, ttlSeconds),
     getValue: (key) => local.getValue(key),
     async putSession(userId, record) {
-      await adapter.putCookieSession({ sid: record.sid, userId, createdAt: new Date(record.createdAt), lastSeenAt: new Date(record.lastSeenAt), expires: new Date(record.expires), userAgent: record.userAgent, ip: record.ip })
+      const owner = (record as StoredSession & { user?: unknown }).user
+      await adapter.putCookieSession({
+        sid: record.sid,
+        userId,
+        createdAt: new Date(record.createdAt),
+        lastSeenAt: new Date(record.lastSeenAt),
+        expires: new Date(record.expires),
+        userAgent: record.userAgent,
+        ip: record.ip,
+        ...(typeof owner === "string" && { owner }),
+      })
     },
     async listSessions(userId) {
       const now = Date.now()
