@@ -106,7 +106,7 @@ describe("revocations", () => {
     const config = testConfig({ telemetry: telemetry.option })
     const agent = request.agent(makeApp(config))
     await signInAs(agent, "alice")
-    await revokeUserSessions(USERS.alice!.id, config)
+    await revokeUserSessions(USERS.alice!.id as string, config)
     await agent.get("/api/me").expect(401)
     expect(await telemetry.count("gatehouse.session.revocations", { "gatehouse.revocation.scope": "user" })).toBe(1)
     expect(await telemetry.count("gatehouse.session.reads", { "gatehouse.outcome": "invalid" })).toBe(1)
