@@ -3,7 +3,9 @@
  * a passkey, deleting the account (its sessions end); each record names the user and what was
  * removed, and carries the request's id, address and user agent.
  */
-import { describe, expect, it } from "@jest/globals"
+import { afterEach, describe, expect, it } from "@jest/globals"
+import Nodemailer from "../../lib/providers/nodemailer.js"
+import { linkIn, startSmtp, type SmtpSink } from "../helpers/smtp.js"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import OIDC from "../../lib/providers/oidc.js"
 import Passkey from "../../lib/providers/passkey.js"
@@ -12,12 +14,12 @@ import { auditLog, cookieValues, expectNoSecrets } from "./support.js"
 
 const ALICE = USERS.alice!
 
-function site() {
+function site(smtp?: SmtpSink) {
   const log = auditLog()
   const adapter = MemoryAdapter()
   const config = testConfig({
     adapter,
-    providers: [credentials(), OIDC({ id: "idp", name: "Test IdP", issuer: "https://idp.example", clientId: "c", clientSecret: "s" }), Passkey()],
+    providers: [credentials(), OIDC({ id: "idp", name: "Test IdP", issuer: "https://idp.example", clientId: "c", clientSecret: "s" }), Passkey(), ...(smtp ? [Nodemailer({ server: smtp.url })] : [])],
     events: { audit: log.audit },
   })
   return { log, adapter, app: makeApp(config) }
@@ -59,4 +61,38 @@ describe("audit records of the account page", () => {
     expect(log.of("session.revoked")).toEqual([expect.objectContaining({ userId: ALICE.id, scope: "user", requestId: deleted.headers["x-request-id"] })])
     expectNoSecrets(log.records, [...cookieValues(signedIn), ALICE.email!, ALICE.password])
   })
+
+  it("a new address confirmed from its mailed link (real SMTP sink) is email.changed; no address or token in the record", async () => {
+    const smtp = await startSmtp()
+    sinks.push(smtp)
+    const { log, app } = site(smtp)
+    const agent = request.agent(app) as unknown as Agent
+    await signInAs(agent, "alice")
+    await post(agent, "email", { email: "alice.new@example.com" })
+    const link = linkIn((await smtp.waitFor(1))[0]!)
+    expect(log.of("email.changed")).toHaveLength(0)
+    const confirmed = await post(agent, "confirm-email", { token: link.searchParams.get("token")!, email: link.searchParams.get("email")! })
+    expect(String(confirmed.headers.location)).toMatch(/saved=confirm-email$/)
+    expect(log.of("email.changed")).toEqual([expect.objectContaining({ outcome: "success", userId: ALICE.id, provider: "nodemailer", requestId: confirmed.headers["x-request-id"] })])
+    expectNoSecrets(log.records, [link.searchParams.get("token")!, link.href, "alice.new@example.com", ALICE.email!])
+  })
+
+  it("signing out one other device is session.revoked with scope session and that session's listed id", async () => {
+    const { log, app } = site()
+    const laptop = request.agent(app) as unknown as Agent
+    const phone = request.agent(app) as unknown as Agent
+    await signInAs(laptop, "alice")
+    const phoneSignIn = await signInAs(phone, "alice")
+    const listed = (await laptop.get("/auth/sessions").set("Accept", "application/json").expect(200)).body as Array<{ id: string; current: boolean }>
+    const other = listed.find((session) => !session.current)!
+    const token = await csrfToken(laptop)
+    const revoked = await laptop.post("/auth/sessions/revoke").set("Accept", "application/json").type("form").send({ csrfToken: token, id: other.id }).expect(200)
+    expect(log.of("session.revoked")).toEqual([expect.objectContaining({ outcome: "success", userId: ALICE.id, scope: "session", sessionId: other.id, requestId: revoked.headers["x-request-id"] })])
+    expectNoSecrets(log.records, cookieValues(phoneSignIn))
+  })
+})
+
+const sinks: SmtpSink[] = []
+afterEach(async () => {
+  for (const sink of sinks.splice(0)) await sink.close()
 })
