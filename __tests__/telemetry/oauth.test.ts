@@ -5,7 +5,9 @@
  */
 import { jest } from "@jest/globals"
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api"
-import { CLIENT_SECRET, cookieJar, local, oauth2, oauthSuite, startSignIn, atIdp, startSite } from "../oauth/support.js"
+import { CLIENT_SECRET, client, cookieHeader, cookieJar, local, oauth2, oidc, oauthSuite, signInFlow, startSignIn, atIdp, startSite } from "../oauth/support.js"
+import { request } from "../helpers/app.js"
+import { ACCESS_TOKEN_TTL, idpConfiguration, sleep, tokenRoute } from "../tokens/support.js"
 import { IDP_ACCOUNTS } from "../helpers/idp.js"
 import { allPoints, childrenOf, expectNoSecrets, exported, idOf, parentOf, startTelemetry, type Telemetry } from "./support.js"
 
@@ -93,5 +95,29 @@ describe("an OpenID Connect sign-in", () => {
     expect(await telemetry.count("gatehouse.signin.attempts", { "gatehouse.outcome": "failure" })).toBe(1)
     expect(await telemetry.count("gatehouse.provider.request.duration", { "gatehouse.provider.operation": "token", "error.type": "400" })).toBe(1)
     expectNoSecrets(exported(telemetry.spans(), await allPoints(telemetry)), { "client secret": CLIENT_SECRET, "made-up code": "a-code-the-idp-never-issued" })
+  })
+})
+
+describe("a refresh of the provider's access token (getAccessToken)", () => {
+  it("is counted by provider and outcome, its token call traced and timed, and no token is recorded", async () => {
+    const site = await startSite({
+      clients: (url) => [client(url)],
+      configuration: idpConfiguration(),
+      providers: (idp) => [oidc(idp, { authorization: { params: { scope: "openid email profile offline_access", prompt: "consent" } } })],
+      config: () => ({ telemetry: telemetry.option }),
+    })
+    tokenRoute(site.app, site.config)
+    const agent = site.agent()
+    const { callback } = await signInFlow(site, agent)
+    const cookie = cookieHeader(cookieJar(callback))
+    await sleep(ACCESS_TOKEN_TTL * 1000 + 1100)
+    telemetry.reset()
+    const answer = await request(site.url).get("/token?skew=0").set("Cookie", cookie)
+    expect(answer.status).toBe(200)
+    const token = answer.body.token as string
+
+    expect(await telemetry.count("gatehouse.token.refreshes", { "gatehouse.provider.id": "idp", "gatehouse.outcome": "success" })).toBe(1)
+    expect(telemetry.one("gatehouse.provider.token").attributes).toMatchObject({ "gatehouse.provider.id": "idp", "http.response.status_code": 200 })
+    expectNoSecrets(exported(telemetry.spans(), await allPoints(telemetry)), { "access token": token, "client secret": CLIENT_SECRET })
   })
 })
