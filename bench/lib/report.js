@@ -103,3 +103,25 @@ export function memoryLine(memory) {
   const mb = (bytes) => (bytes / 1024 / 1024).toFixed(2)
   return `Heap after garbage collection: ${mb(memory.before)} MB before and ${mb(memory.after)} MB after ${memory.reads.toLocaleString("en-US")} session reads (${(memory.growth * 100).toFixed(1)} %).`
 }
+
+/**
+ * Issue #20: requireAuth on a cookie session with the OpenTelemetry instrumentation (no SDK, and
+ * the SDK with a no-op exporter) against the same build with `telemetry: false`, from this run.
+ * No lines unless the run had the `telemetry: false` scenario and at least one of the others.
+ */
+export function telemetryLines(summary) {
+  const off = summary.find((row) => row.id === "gatehouse-require-auth-untraced")
+  if (!off) return []
+  const lines = []
+  for (const [id, label] of [
+    ["gatehouse-require-auth", "instrumentation, no SDK registered"],
+    ["gatehouse-require-auth-otel-sdk", "OpenTelemetry SDK registered, no-op exporter"],
+  ]) {
+    const row = summary.find((entry) => entry.id === id)
+    if (!row) continue
+    const rps = row.ratioTo(id, off.id)
+    const cpu = row.cpuRatioTo(id, off.id)
+    lines.push(`- requireAuth on a cookie session, ${label}: ${fixed(rps, 3)} × \`telemetry: false\` by req/s (${fixed((rps - 1) * 100, 1)} %), ${fixed(cpu, 3)} × by server CPU per request (${thousands(row.requestsPerSecond)} against ${thousands(off.requestsPerSecond)} req/s)`)
+  }
+  return lines.length ? ["", "Observability (issue #20), ratios within each round, medians:", "", ...lines] : []
+}
