@@ -186,6 +186,8 @@ describe("collections and indexes", () => {
       TwoFactor: "two_factor",
       RecoveryCodes: "recovery_codes",
       Passwords: "passwords",
+      CookieSessions: "cookie_sessions",
+      SessionRevocations: "session_revocations",
     })
     expect(collectionNames({ collections: { Users: "people" } })).toEqual({ ...DEFAULT_COLLECTIONS, Users: "people" })
   })
