@@ -9,14 +9,21 @@ import type { Telemetry } from "./instruments.js"
 import { ATTR } from "./names.js"
 import { SpanKind, traced, type TracedCall } from "./span.js"
 
+const TRACED: ReadonlySet<string> = new Set(ADAPTER_METHODS)
+
 export function traceAdapter(adapter: TransactionalAdapter, telemetry: Telemetry): TransactionalAdapter {
+  const source = adapter as unknown as Record<string, unknown>
   const wrapped: Record<string, unknown> = {}
-  for (const method of ADAPTER_METHODS) {
-    const fn = adapter[method] as ((...args: unknown[]) => Promise<unknown>) | undefined
-    if (typeof fn !== "function") continue
-    const attributes = Object.freeze({ [ATTR.adapterMethod]: method })
-    const call: TracedCall = { name: `gatehouse.adapter.${method}`, kind: SpanKind.CLIENT, attributes, histogram: telemetry.adapterDuration, metricAttributes: attributes }
-    wrapped[method] = (...args: unknown[]) => traced(telemetry, call, () => fn.apply(adapter, args))
+  // Whatever else the wrapped adapter carries is kept as it is; its adapter methods are traced.
+  for (const name of Object.keys(source)) {
+    const fn = source[name]
+    if (typeof fn !== "function" || !TRACED.has(name)) {
+      wrapped[name] = typeof fn === "function" && name !== "transaction" ? fn.bind(adapter) : fn
+      continue
+    }
+    const attributes = Object.freeze({ [ATTR.adapterMethod]: name })
+    const call: TracedCall = { name: `gatehouse.adapter.${name}`, kind: SpanKind.CLIENT, attributes, histogram: telemetry.adapterDuration, metricAttributes: attributes }
+    wrapped[name] = (...args: unknown[]) => traced(telemetry, call, () => (fn as (...args: unknown[]) => Promise<unknown>).apply(adapter, args))
   }
   const transaction = adapter.transaction
   if (typeof transaction === "function") {

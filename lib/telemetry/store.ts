@@ -10,16 +10,22 @@ import type { Telemetry } from "./instruments.js"
 import { ATTR } from "./names.js"
 import { SpanKind, traced, type TracedCall } from "./span.js"
 
-const OPERATIONS = ["hit", "reset", "claim", "putValue", "getValue", "putSession", "listSessions", "removeSessions", "revokeSid", "revokeUser", "revocation", "publish", "subscribe"] as const
+const OPERATIONS: ReadonlySet<string> = new Set(["hit", "reset", "claim", "putValue", "getValue", "putSession", "listSessions", "removeSessions", "revokeSid", "revokeUser", "revocation", "publish", "subscribe"])
 
 export function traceStore(store: StateStore, telemetry: Telemetry | undefined, original: unknown): StateStore {
   if (!telemetry || original === undefined || original instanceof MemoryStore) return store
+  const methods = store as unknown as Record<string, unknown>
   const wrapped: Record<string, unknown> = {}
-  for (const operation of OPERATIONS) {
-    const fn = (store as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>)[operation]
+  // Every method the store has is kept (bound); the known operations are traced.
+  for (const name of Object.keys(methods)) {
+    const fn = methods[name]
     if (typeof fn !== "function") continue
-    const call: TracedCall = { name: `gatehouse.store.${operation}`, kind: SpanKind.CLIENT, attributes: Object.freeze({ [ATTR.storeOperation]: operation }) }
-    wrapped[operation] = (...args: unknown[]) => traced(telemetry, call, () => fn.apply(store, args))
+    if (!OPERATIONS.has(name)) {
+      wrapped[name] = fn.bind(store)
+      continue
+    }
+    const call: TracedCall = { name: `gatehouse.store.${name}`, kind: SpanKind.CLIENT, attributes: Object.freeze({ [ATTR.storeOperation]: name }) }
+    wrapped[name] = (...args: unknown[]) => traced(telemetry, call, () => (fn as (...args: unknown[]) => Promise<unknown>).apply(store, args))
   }
   return wrapped as unknown as StateStore
 }
