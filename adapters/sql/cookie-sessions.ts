@@ -2,7 +2,8 @@
  * The SQL adapter's cookie-session records and revocations (Gatehouse extensions: processes that
  * share only the database share cookie-session revocation), in two tables (migration
  * 0006_cookie_sessions, additive). Revocations are read by time (`created_at`, indexed: every
- * process polls "since") and by key (`subject`: a session id or a user id). Records are keyed by (user_id, sid). Expired ones are
+ * process polls "since") and by key (`subject`: a session id or a user id), both indexed, as is
+ * `expires` (the sweep). Records are keyed by (user_id, sid). Expired ones are
  * deleted at most once a minute per adapter, when one is added.
  */
 import type { Migration } from "kysely"
@@ -108,6 +109,7 @@ export function cookieSessionsMigration(kind: SqlKind, t: TableNames): Migration
         .addColumn("owner", type.key)
         .addPrimaryKeyConstraint(`${t.cookieSessions}_pk`, ["user_id", "sid"])
         .execute()
+      await db.schema.createIndex(`${t.cookieSessions}_expires_index`).on(t.cookieSessions).column("expires").execute()
       await db.schema
         .createTable(t.sessionRevocations)
         .addColumn("id", type.key, (c) => c.primaryKey())
@@ -119,6 +121,7 @@ export function cookieSessionsMigration(kind: SqlKind, t: TableNames): Migration
         .execute()
       await db.schema.createIndex(`${t.sessionRevocations}_created_at_index`).on(t.sessionRevocations).column("created_at").execute()
       await db.schema.createIndex(`${t.sessionRevocations}_subject_index`).on(t.sessionRevocations).column("subject").execute()
+      await db.schema.createIndex(`${t.sessionRevocations}_expires_index`).on(t.sessionRevocations).column("expires").execute()
     },
     async down(db: AnyDb) {
       for (const table of [t.sessionRevocations, t.cookieSessions]) await db.schema.dropTable(table).ifExists().execute()
