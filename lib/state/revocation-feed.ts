@@ -113,8 +113,12 @@ export class AdapterRevocationFeed implements RevocationFeed {
     const full = !this.#loaded || (!this.#complete && started >= this.#reloadAt)
     const rows = await bounded(() => this.adapter.listSessionRevocations(full ? {} : { since: new Date(this.#syncedAt - OVERLAP_MS) }))
     if (full) {
-      this.#sids.clear()
-      this.#users.clear()
+      // A reload (the feed was past its bound) starts over; the first load keeps what this
+      // process revoked meanwhile.
+      if (this.#loaded) {
+        this.#sids.clear()
+        this.#users.clear()
+      }
       this.#complete = true
       this.#loaded = true
     }
