@@ -8,12 +8,16 @@ import { AuthError } from "../errors.js"
 import { currentScope } from "../audit/scope.js"
 import { WARNINGS, type WarningCode } from "../warnings.js"
 
-/** What Gatehouse needs of a structured logger (pino and winston both have these). */
+/**
+ * What Gatehouse needs of a structured logger (pino and winston both have these). The methods are
+ * written as the plain logger's, which pino's and winston's overloads accept, so an object literal
+ * given as `logger` keeps its parameter types (`error` is an Error) whichever form TypeScript weighs.
+ */
 export interface StructuredLoggerInstance {
-  error(...args: never[]): unknown
-  warn(...args: never[]): unknown
-  debug(...args: never[]): unknown
-  info(...args: never[]): unknown
+  error(error: Error): unknown
+  warn(code: WarningCode): unknown
+  debug(message: string, metadata?: unknown): unknown
+  info(message: string): unknown
 }
 
 type Emit = (level: "error" | "warn" | "debug", fields: Record<string, unknown>, message: string) => void
