@@ -128,16 +128,23 @@ describe("request ids", () => {
     expect(() => makeApp(testConfig({ requestId: { header: "x request" } }))).toThrow(expect.objectContaining({ type: "InvalidOption" }))
   })
 
-  it("without an audit callback or a logger, requests are not tracked (no per-request scope), and still answer an id", async () => {
+  it("without an audit callback or a structured logger, requests are not tracked (no per-request scope) and answer no id, unless the requestId option is set", async () => {
     let seen: unknown = "not called"
+    const plainLogger = { error: () => undefined, warn: () => undefined, debug: () => undefined }
     const config = testConfig({
       providers: [credentials()],
+      logger: plainLogger,
       callbacks: { signIn: () => ((seen = currentScope()), true) },
     })
     const response = await signInAs(request.agent(makeApp(config)) as unknown as Agent, "alice")
     expect(response.status).toBe(302)
     expect(seen).toBeUndefined()
-    expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/)
+    expect(response.headers["x-request-id"]).toBeUndefined()
+
+    const asked = testConfig({ providers: [credentials()], requestId: {} })
+    const answered = await signInAs(request.agent(makeApp(asked)) as unknown as Agent, "alice")
+    expect(answered.status).toBe(302)
+    expect(answered.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/)
   })
 })
 

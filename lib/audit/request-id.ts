@@ -3,7 +3,8 @@
  * the app's own (`req.id`, as pino-http and express-request-id set it), else the incoming
  * `X-Request-Id` when the `requestId.trustHeader` option says a proxy in front sets it (off by
  * default: a client could otherwise choose the id its requests are logged under), else a new
- * random one. It is sent back as `X-Request-Id` and carried by audit records and log lines.
+ * random one. It is carried by audit records and log lines, and sent back as `X-Request-Id` when
+ * something records it (an audit callback, a logger, verbose logs) or the `requestId` option is set.
  */
 import { randomUUID } from "node:crypto"
 import { InvalidOption } from "../errors.js"
@@ -22,17 +23,19 @@ export interface ResolvedRequestId {
   readonly trustHeader: boolean
   /** Lower case. */
   readonly header: string
+  /** The app set the option: answer the id even when nothing records it. */
+  readonly configured: boolean
 }
 
 export function resolveRequestId(options: unknown): ResolvedRequestId {
-  if (options === undefined) return Object.freeze({ trustHeader: false, header: "x-request-id" })
+  if (options === undefined) return Object.freeze({ trustHeader: false, header: "x-request-id", configured: false })
   if (typeof options !== "object" || options === null) throw new InvalidOption(`requestId must be an object (got ${String(options)})`)
   const { trustHeader, header } = options as RequestIdOptions
   if (trustHeader !== undefined && typeof trustHeader !== "boolean") throw new InvalidOption(`requestId.trustHeader must be true or false (got ${String(trustHeader)})`)
   if (header !== undefined && (typeof header !== "string" || !/^[A-Za-z0-9-]{1,64}$/.test(header))) {
     throw new InvalidOption(`requestId.header must be an HTTP header name (got ${String(header)})`)
   }
-  return Object.freeze({ trustHeader: trustHeader ?? false, header: (header ?? "x-request-id").toLowerCase() })
+  return Object.freeze({ trustHeader: trustHeader ?? false, header: (header ?? "x-request-id").toLowerCase(), configured: true })
 }
 
 export function isWellFormedId(value: unknown): value is string {

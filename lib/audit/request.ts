@@ -1,6 +1,6 @@
 /**
  * Wraps one action request (`dispatch`): it gets its id (lib/audit/request-id.ts), answered as
- * `X-Request-Id`; when someone reads per-request facts (`config.trackRequests`), the work runs in
+ * `X-Request-Id` when something records it or the app set `requestId`; when someone reads per-request facts (`config.trackRequests`), the work runs in
  * the request's scope so that audit records and log lines carry the id, address and user agent.
  */
 import type { ResolvedConfig } from "../core/config/resolve.js"
@@ -10,7 +10,10 @@ import { pickRequestId } from "./request-id.js"
 import { runInScope, userAgentOf } from "./scope.js"
 
 export async function withRequestScope(request: InternalRequest, config: ResolvedConfig, work: () => Promise<ResponseInternal>): Promise<ResponseInternal> {
-  const requestId = (request.requestId ??= pickRequestId(config.requestId, (request.source as { id?: unknown } | undefined)?.id, request.header))
+  // Nothing records the id and the app did not ask for it: no id, no header (no bytes on every answer).
+  const own = (request.source as { id?: unknown } | undefined)?.id
+  if (!config.trackRequests && !config.requestId.configured && request.requestId === undefined && own === undefined) return work()
+  const requestId = (request.requestId ??= pickRequestId(config.requestId, own, request.header))
   const response = config.trackRequests
     ? await runInScope({ requestId, ip: request.clientAddress, userAgent: userAgentOf(request.header("user-agent")) }, work)
     : await work()

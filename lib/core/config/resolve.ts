@@ -9,6 +9,7 @@ import { assertAdapterMethods, DEVELOPMENT_ADAPTER, requiredMethods, wrapAdapter
 import type { CallbacksOptions, EventCallbacks, JWTDecodeParams, JWTEncodeParams, JWT, PagesOptions, Theme, Awaitable } from "../../types.js"
 import type { WarningCode } from "../../warnings.js"
 import { createLogger, createWarnOnce, type LoggerInstance } from "../logger.js"
+import { isStructuredLogger } from "../structured-logger.js"
 import { defaultRedirect } from "../redirect.js"
 import { raw as rawMarker, skipCSRFCheck as skipMarker } from "../symbols.js"
 import { resolveCookies, type CookieSets } from "./cookies.js"
@@ -287,6 +288,8 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     generatedSecret,
     trustHostSource,
     requestId: resolveRequestId(config.requestId),
-    trackRequests: Boolean(config.events?.audit || config.logger || logLevel === "verbose"),
+    // Only what can show the id needs it: audit records, a pino/winston logger, verbose console lines
+    // (a logger of plain functions gets the same arguments as before, without the id).
+    trackRequests: Boolean(config.events?.audit || isStructuredLogger(config.logger) || logLevel === "verbose"),
   }
 }
