@@ -3,6 +3,10 @@
 // examples are tested against the code in this checkout, not a stale build.
 const shared = {
   preset: "ts-jest/presets/default-esm",
+  // No test asserts a time: this only says when a test has hung. 5 s (Jest's default) is too
+  // short for the ones that make 1 000 requests or drive real servers while the CI runs the
+  // Express 4 and browser suites on the same 2 cores.
+  testTimeout: 30_000,
   testEnvironment: "node",
   extensionsToTreatAsEsm: [".ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { useESM: true, tsconfig: "tsconfig.json" }] },
