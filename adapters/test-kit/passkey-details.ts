@@ -9,7 +9,9 @@ import type { AdapterAuthenticator } from "../../lib/adapters.js"
 import { newUser, type ContractContext } from "./fixtures.js"
 
 /** A whole second (every engine keeps milliseconds; some not more). */
-const at = (offsetSeconds = 0) => new Date((Math.floor(Date.now() / 1000) + offsetSeconds) * 1000)
+// One instant for the whole kit: two calls of at() must give the same time even across a second boundary.
+const BASE_SECONDS = Math.floor(Date.now() / 1000)
+const at = (offsetSeconds = 0) => new Date((BASE_SECONDS + offsetSeconds) * 1000)
 
 export function passkeyDetailChecks({ adapter, db, check }: ContractContext): void {
   const passkeyFor = (userId: string, details: Partial<AdapterAuthenticator> = {}): AdapterAuthenticator => {
