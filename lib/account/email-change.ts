@@ -5,6 +5,7 @@
  * or not another user has the new address (no mail is sent then): the page says nothing about who
  * holds which address. The stored token is hashed, single use and expiring, like a magic link's.
  */
+import { announce } from "../sessions/runtime.js"
 import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../core/context.js"
 import { fireEvent } from "../core/events.js"
@@ -83,6 +84,8 @@ export async function confirmEmailChange(ctx: RequestContext, holder: AccountHol
     await adapter.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
     await adapter.linkAccount({ ...account, providerAccountId: address })
   }
+  // Database sessions cached on any process show the user as read then: drop them (pub/sub).
+  await announce(ctx.config, { user: user.id, notBefore: 0 })
   await fireEvent(ctx.config, "updateUser", { user })
   audit(ctx.config, { type: "email.changed", userId: user.id, provider: provider.id })
   return user

@@ -1,6 +1,7 @@
 /** Changing the signed-in user's name (`updateUser`, and the `updateUser` event). */
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
+import { announce } from "../sessions/runtime.js"
 import { InvalidRequest } from "../errors.js"
 import { accountAdapter, type AccountHolder } from "./user.js"
 
@@ -20,5 +21,7 @@ export async function changeName(config: ResolvedConfig, holder: AccountHolder, 
   const name = validName(value)
   if (name === holder.user.name) return
   const user = await accountAdapter(config).updateUser({ id: holder.user.id, name })
+  // Database sessions cached on any process show the user as read then: drop them (pub/sub).
+  await announce(config, { user: user.id, notBefore: 0 })
   await fireEvent(config, "updateUser", { user })
 }
