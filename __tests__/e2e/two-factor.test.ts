@@ -130,8 +130,12 @@ describe.each(LANGUAGES)("two-factor sign-in in $locale ($scheme), keyboard only
     await next.page.goto(`${origin}/dashboard`)
     expect(next.page.url()).toContain("/auth/signin")
     await next.page.goto(`${origin}/auth/two-factor`)
-    // The code field has the focus (autofocus): type and press Enter.
-    await next.page.keyboard.type(await currentCode(secret, 1))
+    // The code field takes the focus (autofocus: Chromium applies it on a rendering update, which
+    // can come after the load event on a busy machine, so wait for it): type and press Enter.
+    await next.page.waitForFunction(() => document.activeElement?.getAttribute("name") === "code", undefined, { timeout: 5_000 })
+    const code = await currentCode(secret, 1)
+    await next.page.keyboard.type(code)
+    expect(await next.page.inputValue('input[name="code"]')).toBe(code)
     await Promise.all([next.page.waitForURL(`${origin}/dashboard`), next.page.keyboard.press("Enter")])
     expect(await next.page.locator("h1").textContent()).toBe(`Dashboard of ${username}`)
     expect(await next.page.locator("#amr").textContent()).toBe("pwd,otp")
