@@ -6,7 +6,7 @@
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Express } from "express"
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core"
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from "playwright-core"
 
 export const CHROMIUM = "/usr/bin/chromium"
 export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -184,6 +184,23 @@ export async function signInWithoutForm(watched: Watched, origin: string, callba
   if (response.status() !== 302 || response.headers().location !== callbackUrl) {
     throw new Error(`sign-in without the form failed: ${response.status()} ${response.headers().location ?? ""}`)
   }
+}
+
+/**
+ * Whether the element `locator` points at takes keyboard focus within `timeout` ms. For autofocus:
+ * Chromium applies it on a rendering update, which on a loaded machine can come after the load
+ * event that `goto` and `waitForURL` wait for.
+ */
+export async function focusArrives(locator: Locator, timeout = 5_000): Promise<boolean> {
+  const element = await locator.elementHandle()
+  if (!element) return false
+  return locator
+    .page()
+    .waitForFunction((target) => target === document.activeElement, element, { timeout })
+    .then(
+      () => true,
+      () => false,
+    )
 }
 
 /** Whether the element the locator points at has keyboard focus. */

@@ -12,7 +12,7 @@ import { authRouter, authSession, requireAuth } from "gatehouse"
 import Credentials from "gatehouse/providers/credentials"
 import express from "express"
 import { codeAt } from "../../lib/two-factor/totp.js"
-import { complaintsOn, launchBrowser, openPage, type Watched } from "./harness.js"
+import { complaintsOn, focusArrives, launchBrowser, openPage, type Watched } from "./harness.js"
 
 const config = {
   secret: "e2e-secret-two-factor-0a1b2c3d4e5f60718293a4b5",
@@ -130,9 +130,8 @@ describe.each(LANGUAGES)("two-factor sign-in in $locale ($scheme), keyboard only
     await next.page.goto(`${origin}/dashboard`)
     expect(next.page.url()).toContain("/auth/signin")
     await next.page.goto(`${origin}/auth/two-factor`)
-    // The code field takes the focus (autofocus: Chromium applies it on a rendering update, which
-    // can come after the load event on a busy machine, so wait for it): type and press Enter.
-    await next.page.waitForFunction(() => document.activeElement?.getAttribute("name") === "code", undefined, { timeout: 5_000 })
+    // The code field takes the focus (autofocus): type and press Enter.
+    expect(await focusArrives(next.page.locator('input[name="code"]'))).toBe(true)
     const code = await currentCode(secret, 1)
     await next.page.keyboard.type(code)
     expect(await next.page.inputValue('input[name="code"]')).toBe(code)
