@@ -70,8 +70,16 @@ export function parsePayload(plaintext: string, now: number, expTolerance: numbe
   }
   if (!payload || typeof payload !== "object" || Array.isArray(payload)) return null
   const { exp, nbf, iat } = payload as Record<string, unknown>
-  if (typeof exp !== "number" || !Number.isFinite(exp) || exp <= now - expTolerance) return null
-  if (nbf !== undefined && (typeof nbf !== "number" || !Number.isFinite(nbf) || nbf > now + CLOCK_TOLERANCE)) return null
-  if (iat !== undefined && (typeof iat !== "number" || !Number.isFinite(iat) || iat > now + CLOCK_TOLERANCE)) return null
-  return payload as JWT
+  if (typeof exp !== "number" || !Number.isFinite(exp)) return null
+  if (nbf !== undefined && (typeof nbf !== "number" || !Number.isFinite(nbf))) return null
+  if (iat !== undefined && (typeof iat !== "number" || !Number.isFinite(iat))) return null
+  return claimTimesValid(payload as JWT, now, expTolerance) ? (payload as JWT) : null
+}
+
+/** The time checks of `parsePayload` alone, for claims already parsed (whose types it checked). */
+export function claimTimesValid(payload: JWT, now: number, expTolerance: number): boolean {
+  const { exp, nbf, iat } = payload as { exp: number; nbf?: number; iat?: number }
+  if (exp <= now - expTolerance) return false
+  if (nbf !== undefined && nbf > now + CLOCK_TOLERANCE) return false
+  return iat === undefined || iat <= now + CLOCK_TOLERANCE
 }

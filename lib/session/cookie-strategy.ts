@@ -10,8 +10,8 @@
 import { JWTSessionError } from "../errors.js"
 import type { Cookie, CookiesOptions, JWT, Session } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
-import { CLOCK_TOLERANCE, nowSeconds, sealToken, type OpenedToken } from "../jwt/codec.js"
-import { openSessionValue } from "./opened-cache.js"
+import { CLOCK_TOLERANCE, nowSeconds, sealToken } from "../jwt/codec.js"
+import { openSessionValue, ownClaims, type OpenedSession } from "./opened-cache.js"
 import { clearChunked, presentNames, readChunked, writeChunked, type CookieJar } from "./chunks.js"
 import { isPastAbsoluteEnd, nextExpiry, refreshDue, tokenLifetime } from "./expiry.js"
 import { presentSession } from "./session-callback.js"
@@ -59,7 +59,7 @@ function secretParam(config: ResolvedConfig): string | string[] {
   return config.secrets.length === 1 ? (config.secrets[0] as string) : [...config.secrets]
 }
 
-async function unseal(config: ResolvedConfig, value: string, salt: string, now: number): Promise<Pick<OpenedToken, "payload" | "secretIndex"> & { plaintext?: string } | null> {
+async function unseal(config: ResolvedConfig, value: string, salt: string, now: number): Promise<OpenedSession | null> {
   const custom = config.session.unseal
   if (!custom) return openSessionValue(config, value, salt, now)
   let payload: JWT | null
@@ -70,7 +70,7 @@ async function unseal(config: ResolvedConfig, value: string, salt: string, now: 
   }
   if (!payload || typeof payload !== "object") return null
   if (typeof payload.exp === "number" && payload.exp <= now - CLOCK_TOLERANCE) return null
-  return { payload, secretIndex: 0 }
+  return { payload, secretIndex: 0, createdAt: sessionCreatedAt(payload) }
 }
 
 export async function sealSession(config: ResolvedConfig, token: JWT, salt: string, now = nowSeconds()): Promise<string> {
@@ -96,7 +96,8 @@ function signedOut(jar: CookieJar, set: CookiesOptions, clear: boolean): Session
 export async function openSessionToken(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions): Promise<JWT | null> {
   const value = readChunked(jar, set.sessionToken.name)
   if (value === undefined) return null
-  return (await unseal(config, value, set.sessionToken.name, nowSeconds()))?.payload ?? null
+  const opened = await unseal(config, value, set.sessionToken.name, nowSeconds())
+  return opened ? ownClaims(opened) : null
 }
 
 /** How and when the user signed in (issue #16), as recorded at sign-in: kept whatever the jwt callback returned. */
@@ -124,14 +125,12 @@ export function readCookieSession(config: ResolvedConfig, jar: CookieJar, set: C
   return afterOpen(config, jar, set, update, client, openSessionValue(config, value, option.name, now), now)
 }
 
-type Opened = Pick<OpenedToken, "payload" | "secretIndex"> & { plaintext?: string }
-
-function afterOpen(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: Opened | null, now: number): SessionResult | Promise<SessionResult> {
+function afterOpen(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: OpenedSession | null, now: number): SessionResult | Promise<SessionResult> {
   if (!opened || isPastAbsoluteEnd(config.session, now)) {
     config.logger.debug("JWTSessionError: the session cookie is invalid or expired (tampered, truncated, another secret, or past exp); treated as signed out")
     return signedOut(jar, set, true)
   }
-  const revoked = cookieSessionRevoked(config, opened.payload)
+  const revoked = cookieSessionRevoked(config, opened.payload, opened.createdAt)
   if (revoked === false) return afterRevocationCheck(config, jar, set, update, client, opened, now)
   if (revoked === true) return revokedSession(config, jar, set)
   return revoked.then((yes) => (yes ? revokedSession(config, jar, set) : afterRevocationCheck(config, jar, set, update, client, opened, now)))
@@ -142,22 +141,37 @@ function revokedSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOpti
   return signedOut(jar, set, true)
 }
 
-function afterRevocationCheck(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: Opened, now: number): SessionResult | Promise<SessionResult> {
-  const token = opened.payload
-  const quiet = !config.custom.jwt && !update && opened.secretIndex === 0 && !refreshDue(config.session, token.iat, now)
+function afterRevocationCheck(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: OpenedSession, now: number): SessionResult | Promise<SessionResult> {
+  const claims = opened.payload
+  const quiet = !config.custom.jwt && !update && opened.secretIndex === 0 && !refreshDue(config.session, claims.iat, now)
   if (!quiet) return rewriteAndPresent(config, jar, set, update, client, opened, now)
-  let expires = typeof token.exp === "number" ? token.exp : nextExpiry(config.session, now)
+  let expires = typeof claims.exp === "number" ? claims.exp : nextExpiry(config.session, now)
   if (config.session.absoluteExpires) expires = Math.min(expires, nextExpiry(config.session, now))
-  const base = baseSession(token, expires)
   // Nothing to ask the app: the session as read, without a promise.
-  if (!config.custom.session && !config.events.session && !config.events.audit) return { session: base, token, cookies: [], identity: identityOf(token, expires) }
-  return presentSession(config, base, { token }, update).then((session) => (session ? { session, token, cookies: [], identity: identityOf(token, expires) } : signedOut(jar, set, false)))
+  if (!config.custom.session && !config.events.session && !config.events.audit) {
+    const session = baseSession(claims, expires, expiresText(opened, expires))
+    // The claims may be shared by every read of this cookie: the session gets its own amr list.
+    if (session.amr) session.amr = [...session.amr]
+    return { session, token: claims, cookies: [], identity: identityOf(claims, expires, opened.createdAt) }
+  }
+  // The app's callback or event sees the token: an object of its own.
+  const token = ownClaims(opened)
+  return presentSession(config, baseSession(token, expires, expiresText(opened, expires)), { token }, update).then((session) => (session ? { session, token, cookies: [], identity: identityOf(token, expires) } : signedOut(jar, set, false)))
 }
 
-function baseSession(token: JWT, expires: number): Session {
+/** `Session.expires` (ISO 8601): one Date and string per opened cookie value, not one per read. */
+function expiresText(opened: OpenedSession, expires: number): string {
+  if (opened.expiresSeconds !== expires || opened.expiresText === undefined) {
+    opened.expiresText = new Date(expires * 1000).toISOString()
+    opened.expiresSeconds = expires
+  }
+  return opened.expiresText
+}
+
+function baseSession(token: JWT, expires: number, expiresIso = new Date(expires * 1000).toISOString()): Session {
   const session: Session = {
     user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
-    expires: new Date(expires * 1000).toISOString(),
+    expires: expiresIso,
   }
   // A provider refused the refresh token (getAccessToken): the app sends the user to sign in.
   if (token.error === REFRESH_TOKEN_ERROR) session.error = REFRESH_TOKEN_ERROR
@@ -167,35 +181,37 @@ function baseSession(token: JWT, expires: number): Session {
   return session
 }
 
-function identityOf(token: JWT, expires: number): SessionIdentity {
-  const identity: SessionIdentity = { userId: token.sub, sid: token.sid as string | undefined, createdAt: sessionCreatedAt(token), expires: expires * 1000 }
+function identityOf(token: JWT, expires: number, createdAt = sessionCreatedAt(token)): SessionIdentity {
+  const identity: SessionIdentity = { userId: token.sub, sid: token.sid as string | undefined, createdAt, expires: expires * 1000 }
   if (typeof token.authTime === "number") identity.authTime = token.authTime
   return identity
 }
 
 /** The path with callbacks, a refresh, a rotation or an update: may write a new cookie. */
-async function rewriteAndPresent(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: Opened, now: number): Promise<SessionResult> {
-  let token: JWT | null = opened.payload
-  const before = config.custom.jwt ? (opened.plaintext ?? JSON.stringify(opened.payload)) : undefined
+async function rewriteAndPresent(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update: SessionUpdate | undefined, client: ClientSource, opened: OpenedSession, now: number): Promise<SessionResult> {
+  // The app's callbacks may change the claims: they get an object of their own, never the cached one.
+  const sealed = ownClaims(opened)
+  let token: JWT | null = sealed
+  const before = config.custom.jwt ? (opened.plaintext ?? JSON.stringify(sealed)) : undefined
   if (config.custom.jwt || update) {
     try {
-      token = await config.callbacks.jwt(update ? { token: opened.payload, trigger: "update", session: update.data } : { token: opened.payload })
+      token = await config.callbacks.jwt(update ? { token: sealed, trigger: "update", session: update.data } : { token: sealed })
     } catch (error) {
       config.logger.error(new JWTSessionError("The jwt callback threw while reading a session; this request is treated as signed out", { cause: { err: error } }))
       return signedOut(jar, set, false)
     }
     if (!token) return signedOut(jar, set, true)
     // The session keeps its id whatever the callback returned.
-    if (typeof opened.payload.sid === "string") token = withSessionId(token, opened.payload)
+    if (typeof sealed.sid === "string") token = withSessionId(token, sealed)
     // ...and its provider tokens (getAccessToken), unless the callback set them itself.
-    token = keepTokenClaims(token, opened.payload)
-    token = keepSignInFacts(token, opened.payload)
+    token = keepTokenClaims(token, sealed)
+    token = keepSignInFacts(token, sealed)
   }
 
   const changed = before !== undefined && JSON.stringify(token) !== before
   const cookies: Cookie[] = []
-  let expires = typeof opened.payload.exp === "number" ? opened.payload.exp : nextExpiry(config.session, now)
-  const due = refreshDue(config.session, opened.payload.iat, now)
+  let expires = typeof sealed.exp === "number" ? sealed.exp : nextExpiry(config.session, now)
+  const due = refreshDue(config.session, sealed.iat, now)
   if (update || changed || opened.secretIndex > 0 || due) {
     // A cookie made before session ids gets one now (and is recorded, so it can be listed).
     const upgraded = typeof token.sid !== "string"

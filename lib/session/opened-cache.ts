@@ -1,50 +1,74 @@
 /**
- * Session cookies opened recently, per configuration: the exact sealed value → the plaintext it
- * decrypted to and the secret that opened it. A hit skips the tag check and the decryption, never
- * the claim checks (`exp`, `nbf`, `iat` run on every read, on a fresh parse of the plaintext).
+ * Session cookies opened recently, per configuration and cookie name: the exact sealed value → its
+ * claims, the plaintext they were parsed from and the secret that opened it. A hit skips the tag
+ * check, the decryption and the JSON parse, never the claim checks (`exp`, `nbf`, `iat` are
+ * compared with the clock on every read).
  *
  * Only values that opened are remembered, so nobody can add one without the secret. Bounded; the
  * oldest goes first. A sealed session cannot be revoked before `exp` anyway (its holder can always
  * present it again), so remembering one changes nothing a fresh decryption would not also say.
+ *
+ * The remembered claims are shared by every read of that value, so they are frozen and only ever
+ * read: code that changes the claims or hands them to the app takes `ownClaims(opened)`, a fresh
+ * parse, as every read used to get.
  */
 import type { JWT } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
-import { CLOCK_TOLERANCE, openToken, parsePayload, type OpenedToken } from "../jwt/codec.js"
+import { CLOCK_TOLERANCE, claimTimesValid, openToken } from "../jwt/codec.js"
+import { sessionCreatedAt } from "../sessions/check.js"
 
 const MAX_ENTRIES = 1000
 
-interface Entry {
-  plaintext: string
-  secretIndex: number
+export interface OpenedSession {
+  /** The claims; shared by every read of this value when it came from the cache: read only. */
+  readonly payload: JWT
+  /** The decrypted JSON text (absent when the app's own `unseal` opened the value). */
+  readonly plaintext?: string
+  /** Index of the secret that opened it; above 0 means an older secret. */
+  readonly secretIndex: number
+  /** When the session started (ms), as `sessionCreatedAt(payload)`. */
+  readonly createdAt: number
+  /** `Session.expires` for `expiresSeconds`, worked out once per value (see cookie-strategy.ts). */
+  expiresText?: string
+  expiresSeconds?: number
 }
 
-const caches = new WeakMap<ResolvedConfig, Map<string, Entry>>()
+// Keyed by config, then by cookie name (the salt), then by value: no per-read key string to build.
+const caches = new WeakMap<ResolvedConfig, Map<string, Map<string, OpenedSession>>>()
 
-function cacheOf(config: ResolvedConfig): Map<string, Entry> {
-  let cache = caches.get(config)
+function cacheOf(config: ResolvedConfig, salt: string): Map<string, OpenedSession> {
+  let bySalt = caches.get(config)
+  if (!bySalt) {
+    bySalt = new Map()
+    caches.set(config, bySalt)
+  }
+  let cache = bySalt.get(salt)
   if (!cache) {
     cache = new Map()
-    caches.set(config, cache)
+    bySalt.set(salt, cache)
   }
   return cache
 }
 
 /** `openToken` for session cookies, remembering what opened. `salt` is the cookie's name. */
-export function openSessionValue(config: ResolvedConfig, value: string, salt: string, now: number): OpenedToken | null {
-  const cache = cacheOf(config)
-  // The salt (cookie name) is part of the key: a value sealed for one name never opens as another.
-  const key = `${salt}\n${value}`
-  const hit = cache.get(key)
+export function openSessionValue(config: ResolvedConfig, value: string, salt: string, now: number): OpenedSession | null {
+  // The salt (cookie name) picks the map: a value sealed for one name never opens as another.
+  const cache = cacheOf(config, salt)
+  const hit = cache.get(value)
   if (hit) {
-    const payload = parsePayload(hit.plaintext, now, CLOCK_TOLERANCE)
-    if (payload) return { payload: payload as JWT, plaintext: hit.plaintext, secretIndex: hit.secretIndex }
-    cache.delete(key)
+    if (claimTimesValid(hit.payload, now, CLOCK_TOLERANCE)) return hit
+    cache.delete(value)
     return null
   }
   const opened = openToken(value, config.secrets, salt, now)
-  if (opened) {
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string)
-    cache.set(key, { plaintext: opened.plaintext, secretIndex: opened.secretIndex })
-  }
-  return opened
+  if (!opened) return null
+  const entry: OpenedSession = { payload: Object.freeze(opened.payload), plaintext: opened.plaintext, secretIndex: opened.secretIndex, createdAt: sessionCreatedAt(opened.payload) }
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string)
+  cache.set(value, entry)
+  return entry
+}
+
+/** The claims as an object of the caller's own (a fresh parse), for code that may change them or give them to the app. */
+export function ownClaims(opened: Pick<OpenedSession, "payload" | "plaintext">): JWT {
+  return opened.plaintext === undefined ? opened.payload : (JSON.parse(opened.plaintext) as JWT)
 }

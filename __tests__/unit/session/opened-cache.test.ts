@@ -6,14 +6,14 @@
  */
 import { afterEach, describe, expect, it, jest } from "@jest/globals"
 import { cookieSet } from "../../../lib/core/context.js"
-import { readCookieSession, writeSessionCookies } from "../../../lib/session/cookie-strategy.js"
+import { openSessionToken, readCookieSession, writeSessionCookies } from "../../../lib/session/cookie-strategy.js"
 import { resolveWith } from "../config/support.js"
 
 const NOW = Date.UTC(2026, 10, 1, 12, 0, 0)
 
 async function signedInJar(config: ReturnType<typeof resolveWith>) {
   const set = cookieSet(config, false)
-  const { cookies } = await writeSessionCookies(config, {}, set, { sub: "user-1", email: "a@example.com", name: "A" }, NOW / 1000)
+  const { cookies } = await writeSessionCookies(config, {}, set, { sub: "user-1", email: "a@example.com", name: "A", amr: ["pwd"] }, NOW / 1000)
   return { set, jar: Object.fromEntries(cookies.map((cookie) => [cookie.name, cookie.value])) }
 }
 
@@ -72,5 +72,22 @@ describe("the cache of opened session cookies", () => {
     await readCookieSession(config, jar, set)
     await readCookieSession(config, jar, set)
     expect(seen.map((token) => token.email)).toEqual(["a@example.com", "a@example.com"])
+  })
+
+  it("what one read hands out is its own: changing the session, its amr or the opened token does not change the next read", async () => {
+    const config = resolveWith()
+    const { set, jar } = await signedInJar(config)
+    jest.spyOn(Date, "now").mockReturnValue(NOW + 1_000)
+    const first = await readCookieSession(config, jar, set)
+    first.session!.user!.email = "changed@example.com"
+    first.session!.amr!.push("otp")
+    const opened = await openSessionToken(config, jar, set)
+    opened!.email = "changed@example.com"
+    ;(opened!.amr as string[]).push("otp")
+    const second = await readCookieSession(config, jar, set)
+    expect(second.session?.user?.email).toBe("a@example.com")
+    expect(second.session?.amr).toEqual(["pwd"])
+    expect(second.session).not.toBe(first.session)
+    expect((await openSessionToken(config, jar, set))?.amr).toEqual(["pwd"])
   })
 })
