@@ -23,6 +23,11 @@ function put<T>(map: Map<string, Known<T>>, key: string, value: T, at: number): 
   map.set(key, { value, at })
 }
 
+/** A known answer for `key` that is still trusted (no key: nothing to know). A plain function: no closure per check. */
+function fresh(known: Known<unknown> | undefined, key: string | undefined, now: number): boolean {
+  return key === undefined || (known !== undefined && now - known.at < REVOCATION_REFRESH_MS)
+}
+
 export class RevocationCache {
   readonly #sids = new Map<string, Known<boolean>>()
   readonly #users = new Map<string, Known<number>>()
@@ -43,8 +48,7 @@ export class RevocationCache {
       const fromFeed = this.feed.check(sid, userId, createdAt, now)
       if (fromFeed !== undefined) return fromFeed
     }
-    const fresh = (known: Known<unknown> | undefined, key: string | undefined) => key === undefined || (known !== undefined && now - known.at < REVOCATION_REFRESH_MS)
-    return fresh(bySid, sid) && fresh(byUser, userId) ? false : undefined
+    return fresh(bySid, sid, now) && fresh(byUser, userId, now) ? false : undefined
   }
 
   /** Records the store's answer. */
