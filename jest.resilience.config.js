@@ -7,5 +7,7 @@ export default {
   ...shared,
   testMatch: ["<rootDir>/__tests__/resilience/**/*.test.ts"],
   testTimeout: 240_000,
-  maxWorkers: 1,
+  // Two files at a time: each starts its own servers (private PostgreSQL cluster, Redis, app
+  // processes) on free ports, and the longest (the timing runs) wait on scrypt one try at a time.
+  maxWorkers: 2,
 }
