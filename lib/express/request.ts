@@ -3,19 +3,19 @@
  * if a callback asks for it (`webRequest()`).
  */
 import type { TLSSocket } from "node:tls"
-import { parse as parseCookies } from "cookie"
 import type { AuthAction } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { InternalRequest } from "../core/request.js"
 import { requestScheme, siteOf, type SiteHints } from "../core/site.js"
 import type { CookieJar } from "../session/chunks.js"
 import { clientAddress } from "../rate-limit/client-address.js"
+import { parseCookieHeader } from "./cookie-header.js"
 import { readExpressBody } from "./body.js"
 import type { GatehouseRequest } from "./types.js"
 
 const PARSED_COOKIES = Symbol("gatehouse.cookies")
 
-/** Cookies, parsed once per request (or taken from cookie-parser when it ran). */
+/** Cookies, parsed once per request (or taken from cookie-parser when it ran); read only. */
 export function cookiesOf(req: GatehouseRequest): CookieJar {
   const cached = (req as unknown as Record<symbol, CookieJar>)[PARSED_COOKIES]
   if (cached) return cached
@@ -23,7 +23,7 @@ export function cookiesOf(req: GatehouseRequest): CookieJar {
   const jar =
     fromParser && typeof fromParser === "object" && !Array.isArray(fromParser)
       ? (fromParser as CookieJar)
-      : parseCookies(req.headers.cookie ?? "")
+      : parseCookieHeader(req.headers.cookie ?? "")
   ;(req as unknown as Record<symbol, CookieJar>)[PARSED_COOKIES] = jar
   return jar
 }

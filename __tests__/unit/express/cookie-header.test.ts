@@ -1,0 +1,34 @@
+/**
+ * lib/express/cookie-header.ts: a Cookie header is parsed once and the result shared by the next
+ * requests that send the same header. What they get is exactly `cookie`'s parse, and read only.
+ */
+import { describe, expect, it } from "@jest/globals"
+import { parse } from "cookie"
+import { parseCookieHeader } from "../../../lib/express/cookie-header.js"
+
+describe("parseCookieHeader", () => {
+  it("gives what cookie's parse gives, percent-decoding, first of a repeated name and all", () => {
+    for (const header of ["", "a=1", "a=1; b=x%7Cy; a=2", "  c = %E2%82%AC ;d=\"q\"; bad; e=%ZZ", "authjs.session-token.0=x; authjs.session-token.1=y"]) {
+      expect({ ...parseCookieHeader(header) }).toEqual({ ...parse(header) })
+    }
+  })
+
+  it("the same header (even another string with the same text) gives the same frozen jar", () => {
+    const header = "authjs.csrf-token=abc%7Cdef; authjs.session-token=eyJhbGciOi"
+    const first = parseCookieHeader(header)
+    expect(parseCookieHeader(Buffer.from(header).toString())).toBe(first)
+    expect(Object.isFrozen(first)).toBe(true)
+    expect(() => {
+      ;(first as Record<string, string>)["authjs.session-token"] = "other"
+    }).toThrow(TypeError)
+    expect(parseCookieHeader(header)["authjs.session-token"]).toBe("eyJhbGciOi")
+  })
+
+  it("a header above 8 kB is parsed every time, not kept", () => {
+    const header = `big=${"x".repeat(9000)}`
+    const first = parseCookieHeader(header)
+    expect(first.big).toHaveLength(9000)
+    expect(parseCookieHeader(header)).not.toBe(first)
+    expect(parseCookieHeader(header)).toEqual(first)
+  })
+})
