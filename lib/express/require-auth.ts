@@ -140,18 +140,25 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
       return false
     }
     const decide = options?.authorized ?? resolved.callbacks.authorized
-    const denied = (error: unknown) => {
-      resolved.logger.error(new SessionRequired("The authorized callback threw; access denied", { cause: { err: error } }))
-      return conclude(req, res, resolved, false)
-    }
     let verdict: ReturnType<typeof decide>
     try {
       verdict = decide({ request: req as AuthorizedCallbackParams["request"], auth: session })
     } catch (error) {
-      return denied(error)
+      return denied(req, res, resolved, error)
     }
-    if (isThenable(verdict)) return Promise.resolve(verdict).then((value) => conclude(req, res, resolved, value), denied)
+    if (isThenable(verdict)) {
+      return Promise.resolve(verdict).then(
+        (value) => conclude(req, res, resolved, value),
+        (error: unknown) => denied(req, res, resolved, error),
+      )
+    }
     return conclude(req, res, resolved, verdict)
+  }
+
+  // A function of the middleware, not a closure made per request: only a throwing callback needs it.
+  function denied(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig, error: unknown): boolean | Promise<boolean> {
+    resolved.logger.error(new SessionRequired("The authorized callback threw; access denied", { cause: { err: error } }))
+    return conclude(req, res, resolved, false)
   }
 
   function conclude(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig, verdict: boolean | Response | undefined | null): boolean | Promise<boolean> {

@@ -14,29 +14,47 @@ export const MAX_CHUNKS = 10
 export type CookieJar = Readonly<Record<string, string | undefined>>
 
 /**
+ * `<name>.0` ... `<name>.<MAX_CHUNKS>`, made once per cookie name: every request looks several of
+ * them up, and a string kept keeps its hash (no new string to build and hash per lookup). Names
+ * come from the configuration, so there are few; the memo stops growing past `MAX_NAMED` anyway.
+ */
+const MAX_NAMED = 100
+const chunkNameLists = new Map<string, readonly string[]>()
+
+function chunkNames(name: string): readonly string[] {
+  let names = chunkNameLists.get(name)
+  if (!names) {
+    names = Array.from({ length: MAX_CHUNKS + 1 }, (_, i) => `${name}.${i}`)
+    if (chunkNameLists.size < MAX_NAMED) chunkNameLists.set(name, names)
+  }
+  return names
+}
+
+/**
  * The value of cookie `name`, reassembled from chunks if needed. When the whole cookie and chunks
  * are both present, or the chunks have a gap, someone else wrote some of them: nothing is
  * returned (signed out) rather than guessing which is genuine.
  */
 export function readChunked(cookies: CookieJar, name: string): string | undefined {
+  const names = chunkNames(name)
   const whole = cookies[name]
-  const first = cookies[`${name}.0`]
+  const first = cookies[names[0] as string]
   if (typeof first !== "string") {
-    if (typeof whole !== "string" || cookies[`${name}.1`] !== undefined) return undefined
+    if (typeof whole !== "string" || cookies[names[1] as string] !== undefined) return undefined
     return whole
   }
   if (whole !== undefined) return undefined
   let value = first
   let index = 1
   for (; index < MAX_CHUNKS; index++) {
-    const chunk = cookies[`${name}.${index}`]
+    const chunk = cookies[names[index] as string]
     if (typeof chunk !== "string") break
     value += chunk
   }
   for (let later = index + 1; later <= MAX_CHUNKS; later++) {
-    if (cookies[`${name}.${later}`] !== undefined) return undefined
+    if (cookies[names[later] as string] !== undefined) return undefined
   }
-  return index === MAX_CHUNKS && cookies[`${name}.${MAX_CHUNKS}`] !== undefined ? undefined : value
+  return index === MAX_CHUNKS && cookies[names[MAX_CHUNKS] as string] !== undefined ? undefined : value
 }
 
 /**
@@ -46,7 +64,7 @@ export function readChunked(cookies: CookieJar, name: string): string | undefine
  */
 export function presentNames(cookies: CookieJar, name: string): string[] {
   const names = cookies[name] === undefined ? [] : [name]
-  for (let i = 0; i <= MAX_CHUNKS; i++) if (cookies[`${name}.${i}`] !== undefined) names.push(`${name}.${i}`)
+  for (const chunk of chunkNames(name)) if (cookies[chunk] !== undefined) names.push(chunk)
   return names
 }
 

@@ -44,6 +44,9 @@ export interface SessionIdentity {
   expires?: number
 }
 
+/** `cookies` of a read that sets none: one frozen list for all of them (read, never changed). */
+const NO_COOKIES = Object.freeze([]) as unknown as Cookie[]
+
 /** The client's user agent and address, asked for only when a session record is written. */
 export type ClientSource = () => ClientInfo
 
@@ -152,7 +155,7 @@ function afterRevocationCheck(config: ResolvedConfig, jar: CookieJar, set: Cooki
     const session = baseSession(claims, expires, expiresText(opened, expires))
     // The claims may be shared by every read of this cookie: the session gets its own amr list.
     if (session.amr) session.amr = [...session.amr]
-    return { session, token: claims, cookies: [], identity: identityOf(claims, expires, opened.createdAt) }
+    return { session, token: claims, cookies: NO_COOKIES, identity: identityOf(claims, expires, opened.createdAt) }
   }
   // The app's callback or event sees the token: an object of its own.
   const token = ownClaims(opened)

@@ -3,24 +3,36 @@
  * authSession path: one counter add with a prebuilt attribute set, no span), rate-limit refusals,
  * revocations and token refreshes. Each is a no-op when the configuration's telemetry is off.
  */
+import type { Attributes } from "@opentelemetry/api"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { SessionResult } from "../session/cookie-strategy.js"
+import type { SessionReadOutcome } from "./instruments.js"
 import { ATTR, errorType } from "./names.js"
+
+function readOutcome(attributes: Readonly<Record<SessionReadOutcome, Attributes>>, result: SessionResult): Attributes {
+  return result.session ? attributes.active : result.cookies.length ? attributes.invalid : attributes.none
+}
 
 /** Counts a session read when it settles (at once when it is already a result); `read` itself when telemetry is off. */
 export function countSessionRead(config: ResolvedConfig, read: SessionResult | Promise<SessionResult>): SessionResult | Promise<SessionResult> {
   const telemetry = config.telemetry
   if (!telemetry) return read
   const attributes = telemetry.readAttributes[config.session.strategy]
-  const count = (result: SessionResult) => {
-    telemetry.sessionReads.add(1, result.session ? attributes.active : result.cookies.length ? attributes.invalid : attributes.none)
-    return result
+  // A read that answered at once is counted without making a closure (every requireAuth comes here).
+  if (!(read instanceof Promise)) {
+    telemetry.sessionReads.add(1, readOutcome(attributes, read))
+    return read
   }
-  if (!(read instanceof Promise)) return count(read)
-  return read.then(count, (error: unknown) => {
-    telemetry.sessionReads.add(1, attributes.error)
-    throw error
-  })
+  return read.then(
+    (result) => {
+      telemetry.sessionReads.add(1, readOutcome(attributes, result))
+      return result
+    },
+    (error: unknown) => {
+      telemetry.sessionReads.add(1, attributes.error)
+      throw error
+    },
+  )
 }
 
 export function countRateLimitRefusal(config: ResolvedConfig, method: string): void {
