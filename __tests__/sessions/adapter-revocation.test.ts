@@ -161,7 +161,7 @@ describe.each(["memory", "sqlite-file", "postgres", "mariadb"] as const)("two ap
 /** A MemoryAdapter whose revocation reads can be counted, slowed or made to fail. */
 function instrumented() {
   const inner = MemoryAdapter()
-  const control = { polls: 0, fail: false, failWrites: false, delayMs: 0 }
+  const control = { polls: 0, inFlight: 0, fail: false, failWrites: false, delayMs: 0, hang: false, release: () => undefined as void }
   const adapter: Adapter = {
     ...inner,
     async addSessionRevocation(revocation) {
@@ -174,9 +174,16 @@ function instrumented() {
     },
     async listSessionRevocations(filter) {
       control.polls++
-      if (control.delayMs) await new Promise((resume) => setTimeout(resume, control.delayMs))
-      if (control.fail) throw new Error("connection refused")
-      return inner.listSessionRevocations(filter)
+      control.inFlight++
+      try {
+        if (control.delayMs) await new Promise((resume) => setTimeout(resume, control.delayMs))
+        // A database that does not answer until the test lets it.
+        if (control.hang) await new Promise<void>((resume) => (control.release = resume))
+        if (control.fail) throw new Error("connection refused")
+        return await inner.listSessionRevocations(filter)
+      } finally {
+        control.inFlight--
+      }
     },
   }
   return { adapter, control }
@@ -190,12 +197,15 @@ describe("the revocation feed", () => {
     await new Promise((resume) => setTimeout(resume, BOUND_MS + 50))
     control.polls = 0
     control.delayMs = 50
+    const started = Date.now()
     const statuses = await Promise.all(Array.from({ length: 30 }, () => me(app, cookie).then((response) => response.status)))
     expect(statuses).toEqual(Array(30).fill(200))
-    expect(control.polls).toBe(1)
     control.delayMs = 0
     for (let i = 0; i < 10; i++) expect((await me(app, cookie)).status).toBe(200)
-    expect(control.polls).toBe(1)
+    // One poll for all 40 reads. A feed older than half a second is refreshed in the background,
+    // so on a machine too loaded to serve them within that, one more poll per half second is due.
+    expect(control.polls).toBeGreaterThanOrEqual(1)
+    expect(control.polls).toBeLessThanOrEqual(1 + Math.floor((Date.now() - started) / 500))
   })
 
   it("the database down: reads answer from what this process knows (signed in, or revoked here), never a 500; the failure is logged", async () => {
@@ -210,13 +220,14 @@ describe("the revocation feed", () => {
     await new Promise((resume) => setTimeout(resume, BOUND_MS + 50))
     expect((await me(app, kept.cookie)).status).toBe(200)
     await revoke(kept.agent, { id: (await sessionsOf(ended.agent)).find((entry) => entry.current)!.id })
-    const started = performance.now()
+    const polls = control.polls
+    const started = Date.now()
     for (let i = 0; i < 20; i++) {
       expect((await me(app, kept.cookie)).status).toBe(200)
       expect((await me(app, ended.cookie)).status).toBe(401)
     }
-    // No request waits for a database that does not answer: at most one poll per retry interval.
-    expect(performance.now() - started).toBeLessThan(2000)
+    // The failed database is not asked again on every read: at most one poll per retry interval (2 s).
+    expect(control.polls - polls).toBeLessThanOrEqual(1 + Math.ceil((Date.now() - started) / 2000))
     expect(errors.map((error) => String((error as Error).message))).toContainEqual(expect.stringContaining("Reading session revocations from the database failed"))
     control.fail = false
   })
@@ -237,15 +248,18 @@ describe("the revocation feed", () => {
     control.failWrites = false
   })
 
-  it("a poll that hangs holds a read for at most one second", async () => {
+  it("a poll that hangs does not hold a read (it gives up on it after one second)", async () => {
     const { adapter, control } = instrumented()
     const app = makeApp(testConfig({ adapter, session: { strategy: "cookie" } }))
     const { cookie } = await signedIn(app)
     await new Promise((resume) => setTimeout(resume, BOUND_MS + 50))
-    control.delayMs = 1500
-    const started = performance.now()
+    control.hang = true
+    // The read answers while the database still has not: the poll is still in flight.
     expect((await me(app, cookie)).status).toBe(200)
-    expect(performance.now() - started).toBeLessThan(1500)
+    expect(control.polls).toBeGreaterThanOrEqual(1)
+    expect(control.inFlight).toBe(1)
+    control.hang = false
+    control.release()
   })
 })
 
