@@ -1,6 +1,6 @@
 // Fault and load runs (SECURITY-CATALOG.md §14-15): a private PostgreSQL cluster and Redis server
 // stopped and started, loopback load with autocannon, several app processes. `npm run test:resilience`;
-// CI runs it after the browser tests. Slow and machine-dependent, so not part of `npm test`.
+// CI runs it beside `npm test`. Slow and machine-dependent, so not part of `npm test`.
 import { shared } from "./jest.config.js"
 
 export default {
@@ -10,4 +10,5 @@ export default {
   // Two files at a time: each starts its own servers (private PostgreSQL cluster, Redis, app
   // processes) on free ports, and the longest (the timing runs) wait on scrypt one try at a time.
   maxWorkers: 2,
+  testSequencer: "<rootDir>/jest.resilience.sequencer.js",
 }
