@@ -34,8 +34,9 @@ export function createTally() {
  * responses whose status is not in `okStatus` or that `tally` was told failed, errors and
  * timeouts, and server CPU µs/request.
  */
-export async function load(server, requests, { connections, warmup, duration, okStatus, amount }, tally = createTally()) {
-  const base = { url: server.origin, connections, pipelining: 1, requests }
+export async function load(server, requests, { connections, warmup, duration, okStatus, amount, timeout }, tally = createTally()) {
+  // `timeout`: seconds before autocannon gives up on a response (its default is 10).
+  const base = { url: server.origin, connections, pipelining: 1, requests, ...(timeout ? { timeout } : {}) }
   if (warmup > 0) await run({ ...base, duration: warmup })
   tally.reset()
   const cpuBefore = await server.cpu()

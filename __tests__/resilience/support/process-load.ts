@@ -22,6 +22,14 @@ export interface StageResult {
   reasons?: Record<string, number>
 }
 
+/**
+ * How long the load client waits for one response before counting an error (autocannon's default
+ * is 10 s). CI runs these loads beside `npm test` on two cores, where a sign-in in a 50-connection
+ * churn can wait longer than 10 s for the CPU; a timed-out request also desynchronises its
+ * connection's CSRF-then-POST sequence. A server that hangs still fails: the test's own timeout.
+ */
+const RESPONSE_TIMEOUT_S = 60
+
 export interface LoadOptions {
   connections?: number
   okStatus?: number[]
@@ -42,7 +50,7 @@ export async function runStage(app: Pick<AppProcess, "origin">, amount: number, 
     },
   }))
   const server = { origin: app.origin, cpu: async () => 0 }
-  const result = await load(server, counted, { connections, warmup: 0, duration: 0, okStatus, amount }, tally)
+  const result = await load(server, counted, { connections, warmup: 0, duration: 0, okStatus, amount, timeout: RESPONSE_TIMEOUT_S }, tally)
   const fiveHundreds = Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0)
   return {
     requests: result.total,
