@@ -203,6 +203,30 @@ export async function focusArrives(locator: Locator, timeout = 5_000): Promise<b
     )
 }
 
+/** What `tabTo` sees of the focused element. */
+export interface FocusedElement {
+  tag: string
+  text: string
+  name: string | null
+  value: string | null
+}
+
+/** Presses Tab until the focused element matches (at most 40 presses): keyboard-only journeys. */
+export async function tabTo(page: Page, matches: (element: FocusedElement) => boolean): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("Tab")
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null
+      return { tag: element?.tagName.toLowerCase() ?? "", text: element?.textContent?.trim() ?? "", name: element?.getAttribute("name") ?? null, value: element?.getAttribute("value") ?? null }
+    })
+    if (matches(focused)) return
+  }
+  throw new Error("the element was never focused by Tab")
+}
+
+/** A `tabTo` matcher: the input field named `name`. */
+export const inputNamed = (name: string) => (element: FocusedElement) => element.tag === "input" && element.name === name
+
 /** Whether the element the locator points at has keyboard focus. */
 export async function hasFocus(page: Page, label: string): Promise<boolean> {
   return page.getByLabel(label, { exact: true }).evaluate((element) => element === document.activeElement)

@@ -6,14 +6,14 @@
  * clean (no console error, no CSP violation) and works without JavaScript (it has none).
  */
 import type { Server } from "node:http"
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { MemoryAdapter } from "gatehouse/adapters/memory"
 import { authRouter, authSession, requireAuth } from "gatehouse"
 import Nodemailer from "gatehouse/providers/nodemailer"
 import Password from "gatehouse/providers/password"
 import express from "express"
 import { linkIn, startSmtp } from "../helpers/smtp.js"
-import { complaintsOn, launchBrowser, openPage, type Watched } from "./harness.js"
+import { complaintsOn, inputNamed, launchBrowser, openPage, tabTo, type Watched } from "./harness.js"
 
 const smtp = await startSmtp()
 const config = {
@@ -55,20 +55,6 @@ afterAll(async () => {
   await smtp.close()
 })
 
-/** Presses Tab until the focused element matches (at most 40 presses). */
-async function tabTo(page: Page, matches: (element: { tag: string; text: string; name: string | null }) => boolean): Promise<void> {
-  for (let i = 0; i < 40; i++) {
-    await page.keyboard.press("Tab")
-    const focused = await page.evaluate(() => {
-      const element = document.activeElement as HTMLElement | null
-      return { tag: element?.tagName.toLowerCase() ?? "", text: element?.textContent?.trim() ?? "", name: element?.getAttribute("name") ?? null }
-    })
-    if (matches(focused)) return
-  }
-  throw new Error("the element was never focused by Tab")
-}
-
-const field = (name: string) => (element: { tag: string; name: string | null }) => element.tag === "input" && element.name === name
 const link = (text: string) => (element: { tag: string; text: string }) => element.tag === "a" && element.text === text
 
 const LANGUAGES = [
@@ -91,7 +77,7 @@ describe.each(LANGUAGES)("the password journey in $locale, keyboard only", (lang
     await tabTo(page, link(language.signUp))
     await Promise.all([page.waitForURL(/\/auth\/signup/), page.keyboard.press("Enter")])
     expect(await page.locator("h1").textContent()).toBe(language.signUp)
-    await tabTo(page, field("email"))
+    await tabTo(page, inputNamed("email"))
     await page.keyboard.type(email)
     await page.keyboard.press("Tab")
     await page.keyboard.type(first)
@@ -113,13 +99,13 @@ describe.each(LANGUAGES)("the password journey in $locale, keyboard only", (lang
     await tabTo(other.page, link(language.forgot))
     await Promise.all([other.page.waitForURL(/\/auth\/forgot-password/), other.page.keyboard.press("Enter")])
     const before = smtp.messages.length
-    await tabTo(other.page, field("email"))
+    await tabTo(other.page, inputNamed("email"))
     await other.page.keyboard.type(email)
     await other.page.keyboard.press("Enter")
     await other.page.getByText(language.sent).waitFor()
     const reset = linkIn((await smtp.waitFor(before + 1))[before]!)
     await other.page.goto(reset.href)
-    await tabTo(other.page, field("password"))
+    await tabTo(other.page, inputNamed("password"))
     await other.page.keyboard.type(second)
     await Promise.all([other.page.waitForURL(`${origin}/dashboard`), other.page.keyboard.press("Enter")])
     // The first browser was signed out by the reset.
@@ -128,7 +114,7 @@ describe.each(LANGUAGES)("the password journey in $locale, keyboard only", (lang
 
     // Change password from the signed-in browser.
     await other.page.goto(`${origin}/auth/change-password`)
-    await tabTo(other.page, field("currentPassword"))
+    await tabTo(other.page, inputNamed("currentPassword"))
     await other.page.keyboard.type(second)
     await other.page.keyboard.press("Tab")
     await other.page.keyboard.type(third)
@@ -137,7 +123,7 @@ describe.each(LANGUAGES)("the password journey in $locale, keyboard only", (lang
 
     // Sign in with the newest password on the sign-in page.
     await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
-    await tabTo(page, field("email"))
+    await tabTo(page, inputNamed("email"))
     await page.keyboard.type(email)
     await page.keyboard.press("Tab")
     await page.keyboard.type(third)

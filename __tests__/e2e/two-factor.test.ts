@@ -12,7 +12,7 @@ import { authRouter, authSession, requireAuth } from "gatehouse"
 import Credentials from "gatehouse/providers/credentials"
 import express from "express"
 import { codeAt } from "../../lib/two-factor/totp.js"
-import { complaintsOn, focusArrives, launchBrowser, openPage, type Watched } from "./harness.js"
+import { complaintsOn, focusArrives, inputNamed, launchBrowser, openPage, tabTo, type Watched } from "./harness.js"
 
 const config = {
   secret: "e2e-secret-two-factor-0a1b2c3d4e5f60718293a4b5",
@@ -59,21 +59,6 @@ afterAll(async () => {
   })
 })
 
-/** Presses Tab until the focused element matches (at most 40 presses). */
-async function tabTo(page: Page, matches: (element: { tag: string; name: string | null; value: string | null }) => boolean): Promise<void> {
-  for (let i = 0; i < 40; i++) {
-    await page.keyboard.press("Tab")
-    const focused = await page.evaluate(() => {
-      const element = document.activeElement as HTMLElement | null
-      return { tag: element?.tagName.toLowerCase() ?? "", name: element?.getAttribute("name") ?? null, value: element?.getAttribute("value") ?? null }
-    })
-    if (matches(focused)) return
-  }
-  throw new Error("the element was never focused by Tab")
-}
-
-const input = (name: string) => (element: { tag: string; name: string | null }) => element.tag === "input" && element.name === name
-
 /** A code computed away from a step's edge, so the server checks it in the same step. */
 async function currentCode(secret: string, steps = 0): Promise<string> {
   const into = Date.now() % 30_000
@@ -83,9 +68,9 @@ async function currentCode(secret: string, steps = 0): Promise<string> {
 
 async function signInWithCredentials(page: Page, username: string): Promise<void> {
   await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
-  await tabTo(page, input("username"))
+  await tabTo(page, inputNamed("username"))
   await page.keyboard.type(username)
-  await tabTo(page, input("password"))
+  await tabTo(page, inputNamed("password"))
   await page.keyboard.type("pw")
   await page.keyboard.press("Enter")
 }
@@ -114,7 +99,7 @@ describe.each(LANGUAGES)("two-factor sign-in in $locale ($scheme), keyboard only
     expect(await page.locator("figure svg").count()).toBe(1)
     const secret = ((await page.locator("#two-factor-secret").textContent()) ?? "").replace(/\s/g, "")
     expect(secret).toMatch(/^[A-Z2-7]{32}$/)
-    await tabTo(page, input("code"))
+    await tabTo(page, inputNamed("code"))
     await page.keyboard.type(await currentCode(secret))
     await page.keyboard.press("Enter")
     await page.locator("#recovery-codes").waitFor()
