@@ -4,12 +4,14 @@
  * issuer, `aud` our client id, `iat` present and recent, `exp` (when present) not passed, the
  * `events` claim with the back-channel logout member (a JSON object), a `sid` and/or a `sub`, no
  * `nonce`, and a `jti` not seen before (claimed in the shared store, so a replay to another
- * process is refused too). Anything else is `InvalidLogoutToken`.
+ * process is refused too). Anything else is `InvalidLogoutToken`. Its shape and issuer are checked
+ * first (logout-token-shape.ts), so garbage is refused without fetching anything.
  */
 import * as jose from "jose"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { InvalidLogoutToken } from "../errors.js"
 import { providerFetch } from "../outbound/fetch.js"
+import { checkLogoutTokenShape } from "./logout-token-shape.js"
 import { oauthConfiguration } from "../providers/oauth/client.js"
 import type { OAuthProviderConfig } from "../providers/types.js"
 
@@ -39,6 +41,8 @@ export interface LogoutClaims {
 
 export async function verifyLogoutToken(config: ResolvedConfig, provider: OAuthProviderConfig, token: unknown): Promise<LogoutClaims> {
   if (typeof token !== "string" || !token || token.length > 16_384) throw new InvalidLogoutToken("The request has no logout_token")
+  // Before any outbound request (discovery, keys): garbage is a 400, whatever the issuer's state.
+  checkLogoutTokenShape(provider, token)
   const { keys, issuer } = await keysOf(config, provider)
   let payload: jose.JWTPayload
   try {
