@@ -5,6 +5,10 @@
  *   the others poll the store for its result, which it leaves there (sealed with the secret) for
  *   `RESULT_TTL_SECONDS`, so a request that still carries the old refresh token gets the new
  *   tokens instead of sending the spent one again.
+ * A provider that does not rotate refresh tokens answers the next refresh under the same key: a
+ * result whose access token has expired in its turn is then no answer (the caller refreshes
+ * again), and the refresher releases the lock once its result is left, so that next refresh can
+ * run (issue #24).
  * A refused refresh is left as a result too (every waiter gets `RefreshTokenError`). A failure
  * whose request may have reached the provider (refresh-grant.ts: `refreshMaybeSent`) is left as a
  * result for `DOUBT_TTL_SECONDS`, so the callers waiting on it, here or in another process, get
@@ -49,6 +53,18 @@ async function writeOutcome(config: ResolvedConfig, key: string, outcome: Outcom
   await config.store.putValue?.(`tokens:result:${key}`, sealed, ttl)
 }
 
+/**
+ * The outcome, unless it is tokens whose access token has expired under a refresh token the
+ * provider did not rotate (`refreshToken`, the one the caller holds): that calls for a new refresh,
+ * not the old answer. (Rotated, the caller's refresh token is spent: the result stays its answer.)
+ */
+function current(outcome: Outcome | null, refreshToken: string): Outcome | null {
+  if (!outcome || !("tokens" in outcome)) return outcome
+  const { expires_at: expiresAt, refresh_token: next } = outcome.tokens
+  const expired = typeof expiresAt === "number" && expiresAt <= Math.floor(Date.now() / 1000)
+  return expired && next === refreshToken ? null : outcome
+}
+
 function settle(outcome: Outcome, provider: OAuthProviderConfig): ProviderTokens {
   if ("tokens" in outcome) return outcome.tokens
   if (outcome.error === FAILED) {
@@ -66,17 +82,24 @@ async function locked(config: ResolvedConfig, lock: string, seconds: number): Pr
   return (await config.store.hit(lock, seconds)).count === 1
 }
 
-async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderConfig, key: string, refresh: () => Promise<ProviderTokens>, persist: (tokens: ProviderTokens) => Promise<void>): Promise<ProviderTokens> {
+async function acrossProcesses(
+  config: ResolvedConfig,
+  provider: OAuthProviderConfig,
+  refreshToken: string,
+  refresh: () => Promise<ProviderTokens>,
+  persist: (tokens: ProviderTokens) => Promise<void>,
+): Promise<ProviderTokens> {
+  const key = keyOf(provider, refreshToken)
   const lock = `tokens:lock:${key}`
   // Two tries of the provider's timeout, the pause between them, and a margin.
   const holdSeconds = Math.ceil((2 * outboundLimits(provider.outbound).timeout + 2000) / 1000)
   const deadline = Date.now() + holdSeconds * 1000
   for (;;) {
-    const known = await readOutcome(config, key)
+    const known = current(await readOutcome(config, key), refreshToken)
     if (known) return settle(known, provider)
     if (await locked(config, lock, holdSeconds)) {
       // A refresher that just failed left its outcome before releasing the lock: read it again.
-      const left = await readOutcome(config, key)
+      const left = current(await readOutcome(config, key), refreshToken)
       if (!left) break
       await config.store.reset(lock)
       return settle(left, provider)
@@ -90,6 +113,8 @@ async function acrossProcesses(config: ResolvedConfig, provider: OAuthProviderCo
     // still found (for RESULT_TTL_SECONDS) instead of being asked for again.
     await writeOutcome(config, key, { tokens })
     await persist(tokens)
+    // Not rotated: the same key is refreshed again when this access token expires.
+    if (tokens.refresh_token === refreshToken) await config.store.reset(lock)
     return tokens
   } catch (error) {
     if (error instanceof RefreshTokenError) await writeOutcome(config, key, { error: REFRESH_TOKEN_ERROR })
@@ -115,7 +140,7 @@ export function refreshOnce(
   if (!map) inflight.set(config, (map = new Map()))
   const running = map.get(key)
   if (running) return running
-  const flight = acrossProcesses(config, provider, key, refresh, persist).finally(() => map.delete(key))
+  const flight = acrossProcesses(config, provider, refreshToken, refresh, persist).finally(() => map.delete(key))
   map.set(key, flight)
   return flight
 }
