@@ -19,6 +19,7 @@ import { cookieSessionRevoked, sessionCreatedAt } from "../sessions/check.js"
 import { recordCookieSession, touchCookieSession, withSessionId } from "../sessions/registry.js"
 import type { ClientInfo } from "../sessions/ids.js"
 import { keepTokenClaims, REFRESH_TOKEN_ERROR } from "../tokens/provider-tokens.js"
+import { keepReservedFacts, snapshotFacts, TOKEN_FACTS } from "./reserved-facts.js"
 
 export interface SessionResult {
   session: Session | null
@@ -101,13 +102,6 @@ export async function openSessionToken(config: ResolvedConfig, jar: CookieJar, s
   if (value === undefined) return null
   const opened = await unseal(config, value, set.sessionToken.name, nowSeconds())
   return opened ? ownClaims(opened) : null
-}
-
-/** How and when the user signed in (issue #16), as recorded at sign-in: kept whatever the jwt callback returned. */
-function keepSignInFacts(token: JWT, sealed: JWT): JWT {
-  const amr = Array.isArray(token.amr) ? token.amr : sealed.amr
-  const authTime = typeof token.authTime === "number" ? token.authTime : sealed.authTime
-  return { ...token, ...(Array.isArray(amr) && { amr }), ...(typeof authTime === "number" && { authTime }) }
 }
 
 /**
@@ -197,6 +191,8 @@ async function rewriteAndPresent(config: ResolvedConfig, jar: CookieJar, set: Co
   let token: JWT | null = sealed
   const before = config.custom.jwt ? (opened.plaintext ?? JSON.stringify(sealed)) : undefined
   if (config.custom.jwt || update) {
+    // Gatehouse's facts as recorded, before the app's code sees the token (it may change it in place).
+    const recorded = snapshotFacts(sealed, TOKEN_FACTS)
     try {
       token = await config.callbacks.jwt(update ? { token: sealed, trigger: "update", session: update.data } : { token: sealed })
     } catch (error) {
@@ -204,11 +200,11 @@ async function rewriteAndPresent(config: ResolvedConfig, jar: CookieJar, set: Co
       return signedOut(jar, set, false)
     }
     if (!token) return signedOut(jar, set, true)
-    // The session keeps its id whatever the callback returned.
-    if (typeof sealed.sid === "string") token = withSessionId(token, sealed)
+    // The session keeps its id, how and when the user signed in, and its pending state, whatever
+    // the callback returned (issue #24: an update merged into the token changes none of them)...
+    token = keepReservedFacts(token, recorded, TOKEN_FACTS)
     // ...and its provider tokens (getAccessToken), unless the callback set them itself.
     token = keepTokenClaims(token, sealed)
-    token = keepSignInFacts(token, sealed)
   }
 
   const changed = before !== undefined && JSON.stringify(token) !== before

@@ -20,6 +20,7 @@ import { refreshStoredAccountTokens, withSignInTokens } from "../../tokens/sign-
 import { recordProviderSession } from "../../federation/provider-sessions.js"
 import { enrolmentUrl, firstFactorAmr, twoFactorGate } from "../../two-factor/gate.js"
 import { recordSessionAmr } from "../../two-factor/facts.js"
+import { keepReservedFacts, TOKEN_FACTS } from "../../session/reserved-facts.js"
 import { completePending } from "../two-factor/complete.js"
 
 /** The client facts a new session records: user agent and address. */
@@ -144,9 +145,11 @@ async function startCookieSession(ctx: RequestContext, result: SignInResult, fac
   const returned = await config.callbacks.jwt(params)
   const jar = ctx.request.cookies
   if (returned) {
-    // A new session id, whatever cookie the browser brought (the callback's token has none);
-    // without an adapter, the provider's tokens ride in the cookie (getAccessToken, issue #17).
-    const token = withSessionId(withSignInTokens(config, { ...returned, amr: facts.amr, authTime: facts.authTime }, result.account))
+    // A new session id, whatever cookie the browser brought or the callback returned, and how and
+    // when the user signed in as Gatehouse saw it (issue #24: reserved, the callback sets none of
+    // them); without an adapter, the provider's tokens ride in the cookie (getAccessToken, issue #17).
+    const own = keepReservedFacts(returned, { amr: facts.amr, authTime: facts.authTime }, TOKEN_FACTS)
+    const token = withSessionId(withSignInTokens(config, own, result.account))
     const { cookies, expires } = await writeSessionCookies(config, jar, ctx.cookies, token)
     ctx.outCookies.push(...cookies)
     await recordCookieSession(config, token, expires * 1000, clientOf(ctx))
