@@ -222,6 +222,8 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     assertAdapterMethods(adapter, requiredMethods(sessionOptions.strategy, providers.list))
     if (settings.production && (adapter as Record<symbol, unknown>)[DEVELOPMENT_ADAPTER]) warnOnce("memory-adapter-production")
   }
+  // Two-factor sign-in's single-use state (a code's step, a pending sign-in, the code tries) is shared only through `store`.
+  if (settings.production && config.store === undefined && config.twoFactor !== undefined && (config.twoFactor as unknown) !== false) warnOnce("two-factor-store-local")
 
   const maxAge = sessionOptions.maxAge
   if (maxAge instanceof Date && maxAge.getTime() <= Date.now()) warnOnce("session-maxage-past")
