@@ -212,6 +212,13 @@ export function expectSignedIn(res: Res, site: Site = TLS, to = `${site.origin}/
   expect(session?.value).toBeTruthy()
 }
 
+/** A passkey added to the signed-in account: back to the app, the session as it was (no new cookie; issue #24). */
+export function expectPasskeyAdded(res: Res, site: Site = TLS, to = `${site.origin}/`): void {
+  expect(res.status).toBe(302)
+  expect(res.headers.location).toBe(to)
+  expect(findCookie(res, names(site).session)).toBeUndefined()
+}
+
 /** SIGNED-OUT, seen through the browser's cookies. */
 export async function expectSignedOut(browser: Browser): Promise<void> {
   expect(await browser.session()).toBeNull()

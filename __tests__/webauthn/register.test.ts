@@ -7,7 +7,7 @@ import { describe, expect, it, jest } from "@jest/globals"
 import { randomBytes } from "node:crypto"
 import type { JWT } from "../../lib/types.js"
 import type { SessionCallbackParams } from "../../lib/callbacks.js"
-import { ALICE, BOB, Browser, TLS, buildApp, expectRefused, expectSignedIn, passkeySignIn, passkeySignUp, seedPasskey, seedUser, softFor } from "./fixtures.js"
+import { ALICE, BOB, Browser, TLS, buildApp, expectPasskeyAdded, expectRefused, expectSignedIn, passkeySignIn, passkeySignUp, seedPasskey, seedUser, softFor } from "./fixtures.js"
 import { b64url, type RegistrationOverrides } from "./soft-authenticator.js"
 
 const ORIGIN = "https://app.test:3443/"
@@ -112,7 +112,7 @@ describe("a new user registers a passkey", () => {
 })
 
 describe("a signed-in user adds passkeys", () => {
-  it("each is stored for them (listAuthenticatorsByUserId shows all); linkAccount without createUser; signIn isNewUser false; jwt trigger signIn", async () => {
+  it("each is stored for them (listAuthenticatorsByUserId shows all); linkAccount without createUser; no new sign-in: the session goes on with its sign-in time (issue #24)", async () => {
     const { events, callbacks } = recorders()
     const { app, adapter } = buildApp({ config: { session: { strategy: "cookie" }, events, callbacks } })
     const first = softFor()
@@ -120,11 +120,13 @@ describe("a signed-in user adds passkeys", () => {
     await seedPasskey(adapter, ALICE.id, first, 2)
     const browser = new Browser(app)
     expectSignedIn((await passkeySignIn(browser, first)).res)
+    const before = await browser.session()
+    expect(events.signIn).toHaveBeenCalledTimes(1)
     const added = [softFor(), softFor(TLS, { flags: { be: true, bs: false } })]
     for (const soft of added) {
       const options = await browser.options("")
       expect(options.body.action).toBe("register")
-      expectSignedIn(await browser.callback("register", soft.register(options.body.options)))
+      expectPasskeyAdded(await browser.callback("register", soft.register(options.body.options)))
     }
     const listed = await adapter.listAuthenticatorsByUserId(ALICE.id)
     expect(listed.map((a) => a.credentialID).sort()).toEqual([first.id, ...added.map((s) => s.id)].sort())
@@ -134,9 +136,13 @@ describe("a signed-in user adds passkeys", () => {
     expect(events.createUser).not.toHaveBeenCalled()
     expect(events.linkAccount).toHaveBeenCalledTimes(2)
     expect(events.linkAccount).toHaveBeenLastCalledWith(expect.objectContaining({ user: expect.objectContaining({ id: ALICE.id }), account: expect.objectContaining(webauthnAccount(added[1]!.id, ALICE.id)) }))
-    expect(events.signIn).toHaveBeenLastCalledWith(expect.objectContaining({ isNewUser: false }))
-    expect(callbacks.jwt).toHaveBeenLastCalledWith(expect.objectContaining({ trigger: "signIn", token: expect.objectContaining({ sub: ALICE.id }) }))
-    expect((await browser.session())?.user?.email).toBe(ALICE.email)
+    // Adding a passkey is no sign-in: no signIn event, no new session, the sign-in time kept.
+    expect(events.signIn).toHaveBeenCalledTimes(1)
+    expect(callbacks.jwt).not.toHaveBeenCalledWith(expect.objectContaining({ trigger: "signIn", account: expect.objectContaining({ providerAccountId: added[0]!.id }) }))
+    const after = await browser.session()
+    expect(after?.user?.email).toBe(ALICE.email)
+    expect(after?.authTime).toBe(before?.authTime)
+    expect(after?.amr).toEqual(before?.amr)
     for (const soft of added) expectSignedIn((await passkeySignIn(new Browser(app), soft)).res)
   })
 })
@@ -158,7 +164,7 @@ describe("the session callback can reach the user's passkeys", () => {
     expect(((await browser.session()) as Record<string, unknown> | null)?.passkeys).toEqual([first.id])
     const second = softFor()
     const options = await browser.options("")
-    expectSignedIn(await browser.callback("register", second.register(options.body.options)))
+    expectPasskeyAdded(await browser.callback("register", second.register(options.body.options)))
     expect(((await browser.session()) as Record<string, unknown> | null)?.passkeys).toEqual([first.id, second.id].sort())
   })
 })

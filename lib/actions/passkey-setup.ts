@@ -11,12 +11,10 @@ import type { RequestContext } from "../core/context.js"
 import { resolveCallbackUrl } from "../core/callback-url.js"
 import { ensureCsrfToken } from "../core/csrf.js"
 import { queryParam } from "../core/request.js"
-import { pageUrl } from "../core/pages-url.js"
-import { redirect } from "../core/response.js"
 import { WEBAUTHN_SCRIPT } from "../pages/assets.js"
 import { pageLocale, pageResponse } from "../pages/page.js"
 import type { Provider, WebAuthnProviderConfig } from "../providers/types.js"
-import { currentStoredUser } from "./callback/users.js"
+import { holderOrSignIn, isHolder } from "../session/assurance.js"
 
 function passkeyProvider(ctx: RequestContext, named: Provider | undefined): WebAuthnProviderConfig {
   const provider = named ?? ctx.config.providers.list.find((candidate) => candidate.type === "webauthn")
@@ -27,10 +25,10 @@ function passkeyProvider(ctx: RequestContext, named: Provider | undefined): WebA
 export async function passkeySetupPage(ctx: RequestContext, named: Provider | undefined): Promise<ResponseInternal> {
   const provider = passkeyProvider(ctx, named)
   const callbackUrl = await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl"))
-  if (!(await currentStoredUser(ctx))) {
-    const back = `${ctx.baseUrl}/passkey-setup/${provider.id}?${new URLSearchParams({ callbackUrl })}`
-    return redirect(pageUrl(ctx, "signIn", new URLSearchParams({ callbackUrl: back })))
-  }
+  // A new way in: a recent sign-in (issue #24); else sign in (again) and come back.
+  const back = `${ctx.baseUrl}/passkey-setup/${provider.id}?${new URLSearchParams({ callbackUrl })}`
+  const holder = await holderOrSignIn(ctx, "recent", "Adding a passkey", back)
+  if (!isHolder(holder)) return holder
   const chosen = pageLocale(ctx)
   const model = {
     csrfToken: ensureCsrfToken(ctx),

@@ -10,28 +10,24 @@ import { UnknownAction } from "../../errors.js"
 import type { RequestContext } from "../../core/context.js"
 import { ensureCsrfToken } from "../../core/csrf.js"
 import { queryParam } from "../../core/request.js"
-import { pageUrl } from "../../core/pages-url.js"
 import { redirect } from "../../core/response.js"
-import { accountAdapter, holderOf } from "../../account/user.js"
+import { accountAdapter } from "../../account/user.js"
+import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 import { accountModel } from "../../pages/account.js"
 import { confirmEmailPage } from "./confirm-email.js"
+import { undoEmailPage } from "./undo-email.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
-import { readSession } from "../../session/read.js"
-import { clientInfo } from "../../sessions/ids.js"
 
 export async function accountPage(ctx: RequestContext): Promise<ResponseInternal> {
   if (ctx.request.providerId === "confirm-email") return confirmEmailPage(ctx)
+  if (ctx.request.providerId === "undo-email") return undoEmailPage(ctx)
   if (ctx.request.providerId !== undefined) throw new UnknownAction(`No page at account/${ctx.request.providerId}`)
   const custom = ctx.config.pages.account
   if (custom) return redirect(new URL(custom, ctx.request.origin).href)
   accountAdapter(ctx.config)
-  const client = () => clientInfo(ctx.request.header("user-agent"), ctx.request.clientAddress)
-  const read = await readSession(ctx.config, ctx.request.cookies, ctx.cookies, undefined, client)
-  ctx.outCookies.push(...read.cookies)
-  if (!read.session || !read.identity) {
-    return redirect(pageUrl(ctx, "signIn", new URLSearchParams({ callbackUrl: `${ctx.baseUrl}/account` })))
-  }
-  const holder = await holderOf(ctx.config, read.identity)
+  const who = await holderOrSignIn(ctx, "session", "The account page", `${ctx.baseUrl}/account`)
+  if (!isHolder(who)) return who
+  const holder = { user: who.user, identity: who.identity }
   const chosen = pageLocale(ctx)
   const model = await accountModel(ctx, holder, {
     csrfToken: ensureCsrfToken(ctx),

@@ -17,10 +17,11 @@ import { deleteUserAccount } from "../../account/delete.js"
 import { changeName } from "../../account/profile.js"
 import { confirmEmailChange, requestEmailChange } from "../../account/email-change.js"
 import { removePasskey, unlinkProvider } from "../../account/remove.js"
-import { holderOf, type AccountHolder } from "../../account/user.js"
+import { accountAdapter, type AccountHolder } from "../../account/user.js"
+import { requireHolder } from "../../session/assurance.js"
 import { renamePasskey } from "../../passkeys/rename.js"
 import { clearChunked } from "../../session/chunks.js"
-import { signedInIdentity } from "../sessions/identity.js"
+import { undoEmailAction } from "./undo-email.js"
 
 /** Refusals the account page explains in place (anything else takes its usual outcome). */
 const EXPLAINED = new Set(["LastSignInMethod", "SignInMethodNotFound", "InvalidRequest", "InvalidPasskeyName", "EmailSignInError", "Verification"])
@@ -55,13 +56,27 @@ async function perform(ctx: RequestContext, holder: AccountHolder, action: strin
   }
 }
 
+/**
+ * What each action needs of the session (issue #24): the changes that add or remove a way in or
+ * change who owns the account need a recent sign-in (lib/session/assurance.ts); the rest a session.
+ */
+const NEEDS_RECENT: ReadonlySet<string> = new Set(["email", "unlink", "passkey-remove", "delete"])
+
+async function holderFor(ctx: RequestContext, action: string | undefined): Promise<AccountHolder> {
+  accountAdapter(ctx.config)
+  const who = await requireHolder(ctx, action !== undefined && NEEDS_RECENT.has(action) ? "recent" : "session", `account/${action ?? ""}`)
+  return { user: who.user, identity: who.identity }
+}
+
 export async function accountAction(ctx: RequestContext): Promise<ResponseInternal> {
   const action = ctx.request.providerId
   const back = `${ctx.baseUrl}/account`
   // Deleting with a stale sign-in: the sign-in page, then back to the account page.
   if (action === "delete") ctx.callbackUrl = back
+  // The undo link of a security notice works signed out (lib/notices/undo-email.ts).
+  if (action === "undo-email") return undoEmailAction(ctx)
   try {
-    const holder = await holderOf(ctx.config, await signedInIdentity(ctx))
+    const holder = await holderFor(ctx, action)
     const answered = await perform(ctx, holder, action)
     if (answered) return answered
   } catch (error) {

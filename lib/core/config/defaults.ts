@@ -11,6 +11,8 @@ export const DEFAULT_SESSION_MAX_AGE = 30 * 24 * 60 * 60
 
 /** 1 day: expiry is pushed out at most this often, so reads do not rewrite the cookie each time. */
 export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
+/** A sign-in this recent (seconds) may add or remove a way in, or change the email or password (issue #24). */
+export const DEFAULT_RECENT_SIGN_IN = 10 * 60
 
 /** The spec's default log level: errors only. */
 export const DEFAULT_LOG_LEVEL = "error" as const
