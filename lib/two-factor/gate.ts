@@ -3,8 +3,10 @@
  * callback accepted the first factor):
  * - an enrolled user gets no session yet: the sign-in is parked in the pending cookie (and any
  *   session cookie the browser had is cleared), and the browser goes to `<base>/two-factor`;
- * - a user the `required` policy picks who is not enrolled gets the session, and is sent to
- *   `<base>/two-factor/setup` first (then on to where the sign-in was going);
+ * - a user the `required` policy picks who is not enrolled gets no session either (issue #24): the
+ *   sign-in is parked in the enrolment cookie (lib/two-factor/enrolment.ts; any session cookie is
+ *   cleared), and the browser goes to `<base>/two-factor/setup`, which alone accepts it and
+ *   starts the session once a first code confirms the enrolment;
  * - everyone else signs in as before.
  */
 import type { Adapter } from "../adapters.js"
@@ -13,7 +15,7 @@ import type { RequestContext } from "../core/context.js"
 import { redirect } from "../core/response.js"
 import { clearChunked } from "../session/chunks.js"
 import { readPending, writePending, type PendingSignIn } from "./pending.js"
-import { currentStoredUser } from "../actions/callback/users.js"
+import { writeEnrolment } from "./enrolment.js"
 
 /** The first factor as an RFC 8176 `amr` value. */
 export function firstFactorAmr(account: Account | undefined): string {
@@ -37,7 +39,7 @@ export interface GateInput {
   notice?: "AccountReclaimed"
 }
 
-export type GateOutcome = { kind: "pending"; response: ResponseInternal } | { kind: "passkey"; pending: PendingSignIn } | { kind: "enrol" } | { kind: "none" }
+export type GateOutcome = { kind: "pending"; response: ResponseInternal } | { kind: "passkey"; pending: PendingSignIn } | { kind: "enrol"; response: ResponseInternal } | { kind: "none" }
 
 export async function twoFactorGate(ctx: RequestContext, result: GateInput, callbackUrl: string, amr: string[]): Promise<GateOutcome> {
   const { twoFactor } = ctx.config
@@ -47,12 +49,10 @@ export async function twoFactorGate(ctx: RequestContext, result: GateInput, call
   if (result.account.type === "webauthn") {
     const pending = await readPending(ctx)
     if (pending && pending.userId === userId && Date.now() <= pending.expiresAt && !pending.amr.includes("hwk")) return { kind: "passkey", pending }
-    // A passkey made or used by the user already signed in here (passed their factors): no new challenge.
-    if ((await currentStoredUser(ctx))?.id === userId) return { kind: "none" }
   }
   const enrolled = await (ctx.config.adapter as Required<Pick<Adapter, "getTwoFactor">>).getTwoFactor(userId)
-  if (!enrolled) return (await twoFactor.required(result.user)) ? { kind: "enrol" } : { kind: "none" }
-  await writePending(ctx, {
+  if (!enrolled && !(await twoFactor.required(result.user))) return { kind: "none" }
+  const parked = {
     userId,
     user: result.user,
     account: result.account,
@@ -61,12 +61,14 @@ export async function twoFactorGate(ctx: RequestContext, result: GateInput, call
     ...(result.notice && { notice: result.notice }),
     callbackUrl,
     amr,
-  })
+  }
+  await (enrolled ? writePending : writeEnrolment)(ctx, parked)
   ctx.outCookies.push(...clearChunked(ctx.cookies.sessionToken, ctx.request.cookies))
+  if (!enrolled) return { kind: "enrol", response: redirect(enrolmentUrl(ctx, callbackUrl)) }
   return { kind: "pending", response: redirect(`${ctx.baseUrl}/two-factor`) }
 }
 
-/** The enrolment page, then back to where the sign-in was going. */
+/** The enrolment page (its links lead on to where the sign-in was going). */
 export function enrolmentUrl(ctx: RequestContext, callbackUrl: string): string {
   return `${ctx.baseUrl}/two-factor/setup?${new URLSearchParams({ callbackUrl })}`
 }

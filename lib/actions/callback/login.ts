@@ -18,8 +18,9 @@ import { announce } from "../../sessions/runtime.js"
 import { recordCookieSession, withSessionId } from "../../sessions/registry.js"
 import { refreshStoredAccountTokens, withSignInTokens } from "../../tokens/sign-in.js"
 import { recordProviderSession } from "../../federation/provider-sessions.js"
-import { enrolmentUrl, firstFactorAmr, twoFactorGate } from "../../two-factor/gate.js"
+import { firstFactorAmr, twoFactorGate } from "../../two-factor/gate.js"
 import { recordSessionAmr } from "../../two-factor/facts.js"
+import { clearEnrolment } from "../../two-factor/enrolment.js"
 import { keepReservedFacts, TOKEN_FACTS } from "../../session/reserved-facts.js"
 import { completePending } from "../two-factor/complete.js"
 
@@ -117,17 +118,28 @@ export async function completeSignIn(ctx: RequestContext, result: SignInResult, 
   // An enrolled user passes the second factor first (issue #16); `passed` is that second step.
   const facts = passed ?? { amr: [firstFactorAmr(result.account)], authTime: Math.floor(Date.now() / 1000) }
   const gate = passed ? { kind: "none" as const } : await twoFactorGate(ctx, result, callbackUrl, facts.amr)
-  if (gate.kind === "pending") return gate.response
+  if (gate.kind === "pending" || gate.kind === "enrol") return gate.response
   if (gate.kind === "passkey") return completePending(ctx, gate.pending, "hwk")
+  return redirect(await startSession(ctx, result, callbackUrl, facts))
+}
+
+/**
+ * The session itself, once every factor due was passed (also the end of a pending enrolment,
+ * lib/actions/two-factor/setup.ts): the record or sealed token, the `signIn` event, a new CSRF
+ * token. Returns where the browser goes next.
+ */
+export async function startSession(ctx: RequestContext, result: SignInResult, callbackUrl: string, facts: SignInFacts): Promise<string> {
+  const { config } = ctx
   if (config.session.strategy === "database") {
     await startDatabaseSession(ctx, result.user, result.account, facts)
   } else {
     await startCookieSession(ctx, result, facts)
   }
+  // A sign-in that waited for enrolment in this browser is over (a no-op when there was none).
+  ctx.outCookies.push(...clearEnrolment(ctx))
   await fireEvent(config, "signIn", { user: result.user, account: result.account, profile: result.profile, isNewUser: result.isNewUser })
   rotateCsrfToken(ctx)
-  const next = destination(ctx, result, callbackUrl)
-  return redirect(gate.kind === "enrol" ? enrolmentUrl(ctx, next) : next)
+  return destination(ctx, result, callbackUrl)
 }
 
 async function startCookieSession(ctx: RequestContext, result: SignInResult, facts: SignInFacts): Promise<void> {

@@ -1,5 +1,6 @@
 /**
- * `GET two-factor/setup` (signed-in users only; others sign in first and come back): enrolment
+ * `GET two-factor/setup` (signed-in users, and a sign-in waiting for its required enrolment:
+ * lib/two-factor/enrolment.ts; others sign in first and come back): enrolment
  * when two-factor sign-in is off for the user (a new secret as a QR code drawn as inline SVG and
  * as text, and a first code to confirm it), otherwise its management (recovery codes left; new
  * recovery codes or turning it off, each with a current code or a recovery code).
@@ -7,6 +8,7 @@
  * `POST two-factor/setup` with `intent`:
  * - `enable`: the code must match the secret offered (carried sealed in the form, 10 minutes);
  *   then the record is stored (secret sealed) with 10 recovery codes, shown once; `twoFactorEnabled`;
+ *   a sign-in that waited for this enrolment then starts its session (`amr` with `otp`);
  * - `regenerate`: 10 new recovery codes replace the old ones, shown once;
  * - `disable`: the record and codes are removed; `twoFactorDisabled`.
  */
@@ -30,6 +32,8 @@ import { hashRecoveryCode, newRecoveryCodes } from "../../two-factor/recovery-co
 import { sealSecret } from "../../two-factor/secret-box.js"
 import { matchingStep, newSecret, otpauthUri } from "../../two-factor/totp.js"
 import { twoFactorRules, verifySecondFactor } from "../../two-factor/verify.js"
+import { claimEnrolment, enrollingUser } from "../../two-factor/enrolment.js"
+import { startSession } from "../callback/login.js"
 import { currentStoredUser } from "../callback/users.js"
 
 type Storage = Required<Pick<Adapter, "getTwoFactor" | "enableTwoFactor" | "replaceRecoveryCodes" | "countRecoveryCodes" | "disableTwoFactor">>
@@ -61,6 +65,9 @@ async function manageView(ctx: RequestContext, user: AdapterUser, callbackUrl: s
 
 /** The signed-in user, or the redirect to sign in first (and come back here). */
 async function signedInUser(ctx: RequestContext, callbackUrl: string): Promise<AdapterUser | ResponseInternal> {
+  // A sign-in waiting for its required enrolment (issue #24) is accepted here, and only here.
+  const enrolling = await enrollingUser(ctx)
+  if (enrolling) return enrolling.user
   const user = await currentStoredUser(ctx)
   if (user) return user
   const back = `${ctx.baseUrl}/two-factor/setup?${new URLSearchParams({ callbackUrl })}`
@@ -91,10 +98,17 @@ async function enable(ctx: RequestContext, user: AdapterUser, callbackUrl: strin
     if (!ctx.wantsJson && error instanceof AuthError && SHOWN_ON_PAGE.has(error.type)) return enrolView(ctx, user, callbackUrl, secret, error)
     throw error
   }
+  // The sign-in that waited for this enrolment works once (issue #24).
+  const enrolment = (await enrollingUser(ctx))?.enrolment
+  if (enrolment?.userId === user.id) await claimEnrolment(ctx, enrolment)
   const codes = newRecoveryCodes()
   await storage(ctx).enableTwoFactor({ userId: user.id, secret: await sealSecret(ctx.config, secret), enabledAt: new Date() }, codes.map(hashRecoveryCode))
   await fireEvent(ctx.config, "twoFactorEnabled", { userId: user.id })
-  return render(ctx, { view: "codes", codes, callbackUrl })
+  if (enrolment?.userId !== user.id) return render(ctx, { view: "codes", codes, callbackUrl })
+  // ...then its session starts, the code just typed as its second factor; the page leads on.
+  const { user: signedIn, account, profile, isNewUser, notice } = enrolment
+  const next = await startSession(ctx, { user: signedIn, account, profile, isNewUser, notice }, enrolment.callbackUrl, { amr: [...enrolment.amr, "otp"], authTime: Math.floor(Date.now() / 1000) })
+  return render(ctx, { view: "codes", codes, callbackUrl: next })
 }
 
 async function change(ctx: RequestContext, user: AdapterUser, callbackUrl: string, intent: "regenerate" | "disable"): Promise<ResponseInternal> {
