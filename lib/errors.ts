@@ -25,6 +25,7 @@ export const ERROR_TYPES = [
   "EmailCodeLocked",
   "EmailCodeNotBound",
   "EmailNotVerified",
+  "EmailProofRequired",
   "EmailSignInError",
   "ErrorPageLoop",
   "EventError",
@@ -52,6 +53,7 @@ export const ERROR_TYPES = [
   "OAuthProfileParseError",
   "OAuthSignInError",
   "PasswordLinkInvalid",
+  "PasswordLinkSuperseded",
   "PasswordTooLong",
   "PayloadTooLarge",
   "ProviderRedirectRefused",
@@ -403,6 +405,22 @@ export class EmailNotVerified extends SignInError {
   static type = "EmailNotVerified" as const
 }
 /** Two-factor sign-in (issue #16): the code typed is not the current one (nor a recovery code of the user). */
+/**
+ * Password accounts: a sign-up confirmation link whose user's address was proved another way since
+ * the link was sent (a magic link, a provider, a reset link): the password typed at sign-up is not
+ * linked (issue #24).
+ */
+export class PasswordLinkSuperseded extends AuthError {
+  static type = "PasswordLinkSuperseded" as const
+}
+/**
+ * Passkeys: with an email provider configured, a passkey for a new address is created only after
+ * the address is proved (the magic link, then `passkey-setup`); a registration for a new user
+ * without a session is refused (issue #24).
+ */
+export class EmailProofRequired extends SignInError {
+  static type = "EmailProofRequired" as const
+}
 export class TwoFactorCodeInvalid extends SignInError {
   static type = "TwoFactorCodeInvalid" as const
 }

@@ -7,7 +7,8 @@
  * - signed in (and no `action=authenticate`): register another passkey for that user.
  * - otherwise `getUserInfo` decides: an existing user authenticates, a new one registers. A
  *   registration for a user who exists, without being signed in as them, is refused: a passkey is
- *   never attached to someone else's account.
+ *   never attached to someone else's account. With an email provider, a new user's registration
+ *   is refused too (`EmailProofRequired`): the address is proved first (lib/linking/passkey-sign-up.ts).
  */
 import { randomUUID } from "node:crypto"
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
@@ -24,6 +25,7 @@ import { defaultGetUserInfo } from "../providers/webauthn/user-info.js"
 import { currentStoredUser } from "./callback/users.js"
 import { enforceRateLimit } from "../rate-limit/limiter.js"
 
+import { assertPasskeySignUpAllowed } from "../linking/passkey-sign-up.js"
 type Ceremony = { action: "authenticate" } | { action: "register"; user: { id: string; email?: string | null; name?: string | null }; startedBy?: string }
 
 async function decide(ctx: RequestContext, provider: WebAuthnProviderConfig): Promise<Ceremony> {
@@ -47,6 +49,8 @@ async function decide(ctx: RequestContext, provider: WebAuthnProviderConfig): Pr
 async function registrationOptions(ctx: RequestContext, provider: WebAuthnProviderConfig, user: { id: string; email?: string | null; name?: string | null }, existing: boolean) {
   const rp = relyingParty(ctx, provider)
   const adapter = ctx.config.adapter as Required<Adapter>
+  // A new address: with an email provider, proved first (the magic link, then passkey-setup).
+  assertPasskeySignUpAllowed(ctx)
   const owned = existing ? await adapter.listAuthenticatorsByUserId(user.id) : []
   return generateRegistrationOptions({
     rpName: rp.name,

@@ -31,6 +31,8 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   OAuthCreateAccount: { page: "signIn", status: 500 },
   AccountNotLinked: { page: "signIn", value: "OAuthAccountNotLinked", status: 400 },
   UnverifiedAccountExists: { page: "signIn", status: 409 },
+  // With an email provider, a passkey for a new address waits for the address to be proved.
+  EmailProofRequired: { page: "signIn", status: 400 },
   // Password accounts: the right password for an address never confirmed.
   EmailNotVerified: { page: "signIn", status: 403 },
   EmailSignInError: { page: "signIn", value: "EmailSignin", status: 400 },
@@ -83,6 +85,7 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   PasswordLinkInvalid: 400,
   WrongCurrentPassword: 400,
   LastSignInMethod: 409,
+  PasswordLinkSuperseded: 400,
   SignInMethodNotFound: 404,
   InvalidPasskeyName: 400,
   // A back-channel logout token that fails validation (issue #17): 400, as the specification says.

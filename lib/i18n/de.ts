@@ -29,6 +29,7 @@ export const de: Messages = {
   "signin.error.EmailCodeLocked": "Zu viele falsche Codes. Fordern Sie eine neue E-Mail an.",
   "signin.error.EmailCodeNotBound": "Ein Code funktioniert nur in dem Browser, in dem Sie ihn angefordert haben. Öffnen Sie den Link in der E-Mail, oder fordern Sie hier eine neue E-Mail an.",
   "signin.error.UnverifiedAccountExists": "Ein Konto mit dieser E-Mail-Adresse wurde eingerichtet, ohne die Adresse zu bestätigen. Deshalb haben wir Sie nicht angemeldet. Wenden Sie sich an den Support der Website, um es entfernen zu lassen.",
+  "signin.error.EmailProofRequired": "Die Adresse muss zuerst bestätigt werden. Fordern Sie unten einen Anmeldelink an; danach können Sie Ihren Passkey erstellen.",
   "signin.error.RecentSignInRequired": "Melden Sie sich zu Ihrer Sicherheit erneut an, um fortzufahren.",
   "signin.error.default": "Die Anmeldung ist fehlgeschlagen. Bitte versuchen Sie es erneut.",
 
@@ -216,3 +217,4 @@ export const de: Messages = {
   "password.mail.exists.button": "Passwort wählen",
   "password.mail.expires": "Der Link funktioniert nur einmal und läuft am {expires} ab. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.",
 }
+  "password.error.PasswordLinkSuperseded": "Dieser Bestätigungslink funktioniert nicht mehr: Die Adresse wurde seit dem Versand auf anderem Weg bestätigt, daher wurde sein Passwort nicht übernommen. Melden Sie sich so an wie zuvor, oder wählen Sie über „Passwort vergessen?“ ein Passwort.",

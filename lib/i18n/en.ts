@@ -31,6 +31,7 @@ export const en = {
   "signin.error.EmailCodeLocked": "Too many wrong codes. Ask for a new email.",
   "signin.error.EmailCodeNotBound": "A code works only in the browser where you asked for it. Open the link in the email, or ask for a new email here.",
   "signin.error.UnverifiedAccountExists": "An account with this email address was set up without proving the address, so we did not sign you in. Contact the site's support to have it removed.",
+  "signin.error.EmailProofRequired": "The address must be proved first. Ask for a sign-in link below; after it you can create your passkey.",
   "signin.error.RecentSignInRequired": "For your security, sign in again to continue.",
   "signin.error.default": "We could not sign you in. Please try again.",
 
@@ -223,3 +224,4 @@ export type MessageKey = keyof typeof en
 
 /** A full catalog: a text for every key. */
 export type Messages = Readonly<Record<MessageKey, string>>
+  "password.error.PasswordLinkSuperseded": "This confirmation link no longer works: the address was confirmed another way since it was sent, so its password was not added. Sign in the way you did, or choose a password with \"Forgot your password?\".",

@@ -29,6 +29,7 @@ export const es: Messages = {
   "signin.error.EmailCodeLocked": "Demasiados códigos incorrectos. Solicita un correo nuevo.",
   "signin.error.EmailCodeNotBound": "Un código solo funciona en el navegador donde lo solicitaste. Abre el enlace del correo o solicita aquí un correo nuevo.",
   "signin.error.UnverifiedAccountExists": "Una cuenta con esta dirección de correo se creó sin confirmar la dirección, así que no hemos iniciado tu sesión. Ponte en contacto con el soporte del sitio para que la eliminen.",
+  "signin.error.EmailProofRequired": "Primero hay que confirmar la dirección. Pide un enlace de inicio de sesión abajo; después podrás crear tu llave de acceso.",
   "signin.error.RecentSignInRequired": "Por tu seguridad, vuelve a iniciar sesión para continuar.",
   "signin.error.default": "No pudimos iniciar tu sesión. Inténtalo de nuevo.",
 
@@ -216,3 +217,4 @@ export const es: Messages = {
   "password.mail.exists.button": "Elegir una contraseña",
   "password.mail.expires": "El enlace funciona una sola vez y caduca el {expires}. Si no lo pidió, ignore este correo.",
 }
+  "password.error.PasswordLinkSuperseded": "Este enlace de confirmación ya no funciona: la dirección se confirmó de otra forma después de enviarlo, así que su contraseña no se añadió. Inicia sesión como lo hiciste, o elige una contraseña con «¿Olvidó su contraseña?».",

@@ -29,6 +29,7 @@ export const fr: Messages = {
   "signin.error.EmailCodeLocked": "Trop de codes erronés. Demandez un nouvel e-mail.",
   "signin.error.EmailCodeNotBound": "Un code ne fonctionne que dans le navigateur où vous l’avez demandé. Ouvrez le lien de l’e-mail, ou demandez un nouvel e-mail ici.",
   "signin.error.UnverifiedAccountExists": "Un compte avec cette adresse e-mail a été créé sans que l’adresse soit confirmée : nous ne vous avons donc pas connecté. Contactez l’assistance du site pour le faire supprimer.",
+  "signin.error.EmailProofRequired": "L’adresse doit d’abord être confirmée. Demandez un lien de connexion ci-dessous ; vous pourrez ensuite créer votre clé d’accès.",
   "signin.error.RecentSignInRequired": "Par sécurité, reconnectez-vous pour continuer.",
   "signin.error.default": "La connexion a échoué. Veuillez réessayer.",
 
@@ -216,3 +217,4 @@ export const fr: Messages = {
   "password.mail.exists.button": "Choisir un mot de passe",
   "password.mail.expires": "Le lien ne sert qu’une fois et expire le {expires}. Si vous ne l’avez pas demandé, ignorez cet e-mail.",
 }
+  "password.error.PasswordLinkSuperseded": "Ce lien de confirmation ne fonctionne plus : l’adresse a été confirmée autrement depuis son envoi, son mot de passe n’a donc pas été ajouté. Connectez-vous comme vous l’avez fait, ou choisissez un mot de passe avec « Mot de passe oublié ? ».",

@@ -29,6 +29,7 @@ export const ja: Messages = {
   "signin.error.EmailCodeLocked": "誤ったコードの入力が多すぎます。新しいメールをリクエストしてください。",
   "signin.error.EmailCodeNotBound": "コードはリクエストしたブラウザーでのみ使用できます。メール内のリンクを開くか、ここで新しいメールをリクエストしてください。",
   "signin.error.UnverifiedAccountExists": "このメールアドレスのアカウントはアドレスの確認なしに作成されたため、ログインしませんでした。削除するにはサイトのサポートにお問い合わせください。",
+  "signin.error.EmailProofRequired": "まずメールアドレスの確認が必要です。下のフォームからログインリンクを依頼してください。その後パスキーを作成できます。",
   "signin.error.RecentSignInRequired": "安全のため、続けるにはもう一度ログインしてください。",
   "signin.error.default": "ログインできませんでした。もう一度お試しください。",
 
@@ -216,3 +217,4 @@ export const ja: Messages = {
   "password.mail.exists.button": "パスワードを設定",
   "password.mail.expires": "リンクは一度だけ使え、{expires} に期限切れになります。心当たりがない場合は、このメールを無視してください。",
 }
+  "password.error.PasswordLinkSuperseded": "この確認リンクはもう使えません。送信後に別の方法でアドレスが確認されたため、そのパスワードは追加されませんでした。これまでの方法でログインするか、「パスワードをお忘れですか？」からパスワードを設定してください。",

@@ -26,6 +26,7 @@ export const SIGNIN_ERROR_TYPES = Object.freeze([
   "WebAuthnVerificationError",
   "RateLimited",
   "UnverifiedAccountExists",
+  "EmailProofRequired",
   "EmailNotVerified",
   "RecentSignInRequired",
   "TwoFactorCodeInvalid",

@@ -55,7 +55,9 @@ describe("the tables", () => {
         // Issue #18: a password sign-in before the address is verified.
         "EmailNotVerified",
         // Issue #16: the second factor refused, or its pending sign-in expired.
-        "TwoFactorCodeInvalid", "TwoFactorCodeReplayed", "TwoFactorExpired", "RecoveryCodeUsed"].sort(),
+        "TwoFactorCodeInvalid", "TwoFactorCodeReplayed", "TwoFactorExpired", "RecoveryCodeUsed",
+        // Issue #24: a passkey for a new address, refused until the address is proved.
+        "EmailProofRequired"].sort(),
     )
   })
 

@@ -76,6 +76,8 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
     result.user = stored.user
     result.account = { ...account, userId: stored.user.id }
     result.isNewUser = stored.isNewUser
+    // A squatter's ways in were removed from this user's address: the user is told (notice page).
+    if (stored.reclaimed) result.notice = "AccountReclaimed"
   }
   return completeSignIn(ctx, result, callbackUrl)
 }

@@ -11,7 +11,7 @@ import type { TransactionalAdapter } from "../../core/adapter.js"
 import type { RequestContext } from "../../core/context.js"
 import { fireEvent } from "../../core/events.js"
 import { providerVouchesForEmail } from "../../linking/email-trust.js"
-import { claimProvenAddress } from "../../linking/unproven-user.js"
+import { claimForAppUser, claimProvenAddress } from "../../linking/unproven-user.js"
 import type { OAuthProviderConfig } from "../../providers/types.js"
 import { openSessionToken } from "../../session/cookie-strategy.js"
 import { sessionTokenOf } from "../../session/database-strategy.js"
@@ -112,7 +112,10 @@ function sameEmail(a: string | null | undefined, b: string | null | undefined): 
  * 1. the stored user already linked to this credentials id;
  * 2. else the stored user with that id, if it has the same email (many adapters pick their own
  *    ids, so an id alone may name someone else): the account gets linked;
- * 3. else a new user, unless another stored user has this email (`AccountNotLinked`: never taken
+ * 3. else the stored user with this email if nobody proved its address and it is not another
+ *    credentials user: its other ways in and sessions are removed first (lib/linking, as with
+ *    "reclaim"), so a squatter never locks the app's user out;
+ * 4. else a new user, unless another stored user has this email (`AccountNotLinked`: never taken
  *    over).
  */
 export async function credentialsUser(ctx: RequestContext, user: User, account: Account): Promise<StoredSignIn> {
@@ -134,16 +137,26 @@ export async function credentialsUser(ctx: RequestContext, user: User, account: 
 }
 
 async function findOrCreate(ctx: RequestContext, adapter: WithAll<Adapter>, user: User, account: Account): Promise<StoredSignIn> {
+/** Links the credentials account to the stored user `stored` (`linkAccount` fires), with authorize's profile. */
+async function linkCredentials(ctx: RequestContext, adapter: WithAll<Adapter>, stored: AdapterUser, user: User, account: Account): Promise<StoredSignIn> {
+  const link = { ...account, userId: stored.id } as unknown as AdapterAccount
+  await adapter.linkAccount(link)
+  await fireEvent(ctx.config, "linkAccount", { user: stored, account: link, profile: stored })
+  return { user: await syncProfile(ctx, stored, user), isNewUser: false }
+}
+
   const linked = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (linked) return { user: await syncProfile(ctx, linked, user), isNewUser: false }
   const byId = await adapter.getUser(account.providerAccountId)
-  if (byId && sameEmail(byId.email, user.email)) {
-    const link = { ...account, userId: byId.id } as unknown as AdapterAccount
-    await adapter.linkAccount(link)
-    await fireEvent(ctx.config, "linkAccount", { user: byId, account: link, profile: byId })
-    return { user: await syncProfile(ctx, byId, user), isNewUser: false }
+  if (byId && sameEmail(byId.email, user.email)) return linkCredentials(ctx, adapter, byId, user, account)
+  const byEmail = user.email ? await adapter.getUserByEmail(user.email) : null
+  if (byEmail && !byEmail.emailVerified) {
+    // Nobody proved that user's address (a passkey or password sign-up before this user's first
+    // sign-in): the app's own user takes it back, and the squatter's ways in and sessions go.
+    const claimed = await claimForAppUser(ctx, byEmail, account)
+    if (!claimed.appOwned) return { ...(await linkCredentials(ctx, adapter, claimed.user, user, account)), reclaimed: claimed.reclaimed }
   }
-  if (user.email && (await adapter.getUserByEmail(user.email))) {
+  if (byEmail) {
     throw new AccountNotLinked(
       `Another stored user has the email of this credentials user; authorize should return that user's id (provider "${account.provider}")`,
     )

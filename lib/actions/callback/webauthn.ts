@@ -22,6 +22,7 @@ import { relyingParty } from "../../providers/webauthn/relying-party.js"
 import { fireEvent } from "../../core/events.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { recordPasskeyUse, registrationDetails } from "../../passkeys/record.js"
+import { assertPasskeySignUpAllowed } from "../../linking/passkey-sign-up.js"
 import { authorizeSignIn, completeSignIn, type SignInResult } from "./login.js"
 import { createUserWithAccount, currentStoredUser, type AlsoStore } from "./users.js"
 
@@ -159,6 +160,8 @@ async function verifyRegistration(ctx: RequestContext, provider: WebAuthnProvide
   }
   const user: AdapterUser = { id: challenge.user.id, email: challenge.user.email ?? "", name: challenge.user.name ?? null, emailVerified: null }
   return { user, existing: false, account, authenticator }
+  // A new user: with an email provider, only after the address is proved (issue #24).
+  assertPasskeySignUpAllowed(ctx)
 }
 
 /** Stores a verified registration the signIn callback accepted: the account, the user if new, the passkey. */

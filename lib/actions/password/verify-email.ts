@@ -1,9 +1,10 @@
 /**
  * `GET verify-email?uid&token&callbackUrl`: a page with one button (a mail scanner opening the
  * link changes nothing); `POST verify-email` uses the link once: the address is confirmed
- * (`emailVerified`), the password account linked, and the user signed in.
+ * (`emailVerified`), the password account linked, and the user signed in. A link whose user's
+ * address was proved another way since it was sent links nothing (`PasswordLinkSuperseded`).
  */
-import { PasswordLinkInvalid } from "../../errors.js"
+import { PasswordLinkInvalid, PasswordLinkSuperseded } from "../../errors.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
@@ -49,6 +50,10 @@ export async function verifyEmailPost(ctx: RequestContext): Promise<ResponseInte
   }
   const found = await adapter.getUser(uid)
   if (!found) return verifyPage(ctx, provider, {}, new PasswordLinkInvalid("The user of this link is gone"), 400)
+  // The link was sent when the user was new and unproven. Proven since, the address was proved
+  // another way (a magic link, a provider, a reset link): the password typed at sign-up, by
+  // whoever typed it, never joins that account.
+  if (found.emailVerified) return verifyPage(ctx, provider, {}, new PasswordLinkSuperseded("The address was proved another way since this link was sent; its password is not linked"), 400)
   const { user, reclaimed } = await proveAddress(ctx, adapter, provider, found)
   await ensureLinked(adapter, provider, user.id)
   ctx.callbackUrl = callbackUrl

@@ -39,7 +39,7 @@ const FIELD_LABELS: Record<PasswordField["name"], MessageKey> = {
   name: "password.field.name",
 }
 
-const PAGE_ERRORS = new Set(["WeakPassword", "PasswordTooLong", "BreachedPassword", "PasswordLinkInvalid", "WrongCurrentPassword", "InvalidRequest"])
+const PAGE_ERRORS = new Set(["WeakPassword", "PasswordTooLong", "BreachedPassword", "PasswordLinkInvalid", "PasswordLinkSuperseded", "WrongCurrentPassword", "InvalidRequest"])
 
 /** Errors a password page shows in place (the rest take their usual outcome). */
 export function isShownOnPage(error: unknown): error is AuthError {
