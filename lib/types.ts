@@ -17,6 +17,7 @@ import type { Provider, ProviderType } from "./providers/types.js"
 import type { raw, skipCSRFCheck } from "./core/symbols.js"
 import type { CallbacksOptions, EventCallbacks } from "./callbacks.js"
 import type { TwoFactorOptions } from "./two-factor/options.js"
+import type { NoticesOptions } from "./notices/options.js"
 import type { LocaleMessages } from "./i18n/options.js"
 import type { TelemetryOptions } from "./telemetry/options.js"
 
@@ -309,6 +310,12 @@ export interface AuthConfig {
    * `true` also serves it in production (it answers 404 when off).
    */
   diagnostics?: boolean
+  /**
+   * Security notices by mail (password changed, email changed with an undo link, two-factor or
+   * passkey changes, a new sign-in method): `{ sendMail?, undoWindow? }`, or `false`. Default: sent
+   * through the email provider's server. README, "Security notices".
+   */
+  notices?: NoticesOptions | false
   /**
    * OpenTelemetry traces and metrics (`@opentelemetry/api`). Default: the globally registered
    * providers (no-ops until an SDK registers some); `{ tracerProvider, meterProvider }` uses

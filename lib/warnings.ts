@@ -21,6 +21,8 @@ export const WARNINGS = {
   "session-revocation-local":
     "Cookie sessions with an adapter that does not store cookie-session revocations, and no `store`: a session signed out or revoked on one process stays valid on the others. Configure `store: RedisStore(...)`, or use Gatehouse's SQL or MongoDB adapter.",
   "session-maxage-past": "`session.maxAge` is a date in the past: every session is already expired.",
+  "notices-no-mail":
+    "No way to send security notices (password or email changed, new sign-in methods): no email provider with a `server` and no `notices.sendMail`. They are skipped; configure one, or set `notices: false`.",
   "two-factor-store-local":
     "Two-factor sign-in without a `store`: a TOTP code, a pending sign-in or enrolment, and the limit on code tries are single-use only within this process, so on several processes a code can be used twice and the tries multiply. Configure `store: RedisStore(...)`.",
 } as const

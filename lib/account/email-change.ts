@@ -19,6 +19,7 @@ import { enforceRateLimit } from "../rate-limit/limiter.js"
 import { accountAdapter, type AccountHolder } from "./user.js"
 import { audit } from "../audit/emit.js"
 import { traceMail } from "../telemetry/mail.js"
+import { sendSecurityNotice } from "../notices/send.js"
 
 const DAY = 24 * 60 * 60
 
@@ -88,5 +89,7 @@ export async function confirmEmailChange(ctx: RequestContext, holder: AccountHol
   await announce(ctx.config, { user: user.id, notBefore: 0 })
   await fireEvent(ctx.config, "updateUser", { user })
   audit(ctx.config, { type: "email.changed", userId: user.id, provider: provider.id })
+  // To the old address, with the undo link (issue #24).
+  if (previous) sendSecurityNotice(ctx, { id: user.id, email: previous }, "emailChanged", { detail: address })
   return user
 }

@@ -12,7 +12,7 @@ import { resolveCallbackUrl } from "../core/callback-url.js"
 import { queryParam } from "../core/request.js"
 import { pageLocale, pageResponse } from "../pages/page.js"
 
-const NOTICES = ["AccountReclaimed"] as const
+const NOTICES = ["AccountReclaimed", "EmailChangeUndone"] as const
 type Notice = (typeof NOTICES)[number]
 
 const isNotice = (value: string | undefined): value is Notice => NOTICES.includes(value as Notice)

@@ -46,6 +46,7 @@ const TITLES: Readonly<Record<string, keyof Messages>> = Object.freeze({
   "two-factor-setup": "twoFactor.setup.heading",
   account: "account.heading",
   "account-confirm-email": "account.email.confirmHeading",
+  "account-undo-email": "notices.undo.heading",
   "password-signup": "password.signup.heading",
   "password-verify": "password.verify.heading",
   "password-forgot": "password.forgot.heading",

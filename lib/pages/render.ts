@@ -11,6 +11,7 @@ import { pageTexts, type PageTexts } from "./texts.js"
 export type PageTemplate =
   | "account"
   | "account-confirm-email"
+  | "account-undo-email"
   | "signin"
   | "signout"
   | "error"

@@ -34,6 +34,7 @@ import {
 } from "./validate.js"
 import { resolveRateLimit, type ResolvedRateLimit } from "../../rate-limit/options.js"
 import { resolveAccountLinking, type ResolvedAccountLinking } from "../../linking/options.js"
+import { resolveNotices, type ResolvedNotices } from "../../notices/options.js"
 import { assertStore, guardedStore } from "../../state/guarded.js"
 import { defaultStore } from "../../state/adapter-sessions.js"
 import type { StateStore } from "../../state/types.js"
@@ -109,6 +110,8 @@ export interface ResolvedConfig {
   readonly twoFactor?: ResolvedTwoFactor
   /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
   readonly store: StateStore
+  /** Security notices by mail and the email change's undo window (issue #24, lib/notices). */
+  readonly notices: ResolvedNotices
   /** The tracer and metric instruments (issue #20, lib/telemetry); undefined with `telemetry: false`. */
   readonly telemetry?: Telemetry
   readonly production: boolean
@@ -285,6 +288,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     // A store given is guarded (timeouts, memory while it is down); the default is this process's
     // memory, or for cookie sessions the adapter (lib/state/adapter-sessions.ts).
     store: config.store === undefined ? defaultStore(wrappedAdapter, sessionOptions.strategy, logger, warnOnce, settings.production) : guardedStore(assertStore(config.store) as StateStore, logger),
+    notices: resolveNotices(config.notices, providers.list, Boolean(adapter), warnOnce),
     production: settings.production,
     diagnostics: config.diagnostics ?? !settings.production,
     generatedSecret,

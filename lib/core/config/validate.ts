@@ -39,7 +39,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export const CONFIG_OPTIONS = Object.freeze([
   "providers", "adapter", "basePath", "secret", "session", "jwt", "callbacks", "events", "pages", "theme",
   "locale", "messages", "cookies", "useSecureCookies", "trustHost", "skipCSRFCheck", "redirectProxyUrl",
-  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "twoFactor", "telemetry", "requestId",
+  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "twoFactor", "telemetry", "requestId", "notices",
 ] as const satisfies readonly (keyof AuthConfig)[])
 export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal"] as const satisfies readonly (keyof SessionOptions)[])
 export const JWT_OPTIONS = Object.freeze(["encode", "decode", "maxAge"] as const satisfies readonly (keyof JWTOptions)[])

@@ -1,0 +1,41 @@
+/**
+ * The undo link of an email change: mailed to the old address, it gives the account that address
+ * back. Stored like the password links (lib/password/links.ts), as a verification token: the
+ * identifier binds the user and the old address (neither readable), the token is stored as a
+ * keyed hash (the raw one is only in the mail). Single use (the adapter's use is atomic) and
+ * expiring after `notices.undoWindow`.
+ */
+import { MissingAdapterMethods } from "../errors.js"
+import { sha256Hex } from "../crypto/hash.js"
+import { randomHex } from "../crypto/random.js"
+import type { ResolvedConfig } from "../core/config/resolve.js"
+
+const identifierOf = (userId: string, oldEmail: string) => `email-undo:${sha256Hex(`${userId}\n${oldEmail}`).slice(0, 40)}`
+
+function tokenMethods(config: ResolvedConfig) {
+  const adapter = config.adapter
+  if (!adapter?.createVerificationToken || !adapter.useVerificationToken) {
+    throw new MissingAdapterMethods("The undo link of an email change needs an adapter with createVerificationToken and useVerificationToken")
+  }
+  return { create: adapter.createVerificationToken.bind(adapter), use: adapter.useVerificationToken.bind(adapter) }
+}
+
+/** A new undo token for giving `userId` the address `oldEmail` back: the raw token, stored hashed. */
+export async function issueUndoToken(config: ResolvedConfig, userId: string, oldEmail: string): Promise<{ token: string; expires: Date }> {
+  const token = randomHex(32)
+  const expires = new Date(Date.now() + config.notices.undoWindow * 1000)
+  await tokenMethods(config).create({ identifier: identifierOf(userId, oldEmail), token: sha256Hex(`${token}${config.csrfSecret}`), expires })
+  return { token, expires }
+}
+
+/** Uses the undo token once: true when it existed for this user and address and had not expired. */
+export async function consumeUndoToken(config: ResolvedConfig, userId: string, oldEmail: string, token: string): Promise<boolean> {
+  if (!/^[0-9a-f]{64}$/.test(token) || !userId || userId.length > 200 || !oldEmail || oldEmail.length > 320) return false
+  const { use } = tokenMethods(config)
+  // The secret may have rotated since the mail was sent: each secret of the list, newest first.
+  for (const secret of new Set([config.csrfSecret, ...config.csrfSecrets])) {
+    const found = await use({ identifier: identifierOf(userId, oldEmail), token: sha256Hex(`${token}${secret}`) })
+    if (found) return found.expires.getTime() > Date.now()
+  }
+  return false
+}
