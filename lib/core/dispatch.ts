@@ -93,6 +93,11 @@ const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
   },
 }
 
+/** Every method each action answers (HEAD aside): the list the assurance table test checks against. */
+export function routeList(): Array<{ method: "GET" | "POST"; action: AuthAction }> {
+  return (Object.keys(ROUTES) as AuthAction[]).flatMap((action) => (["GET", "POST"] as const).filter((method) => ROUTES[action][method]).map((method) => ({ method, action })))
+}
+
 function allowed(routes: Partial<Record<"GET" | "POST", Route>>): string {
   const methods: string[] = []
   if (routes.GET) methods.push(routes.GET.head ? "GET, HEAD" : "GET")
