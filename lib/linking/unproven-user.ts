@@ -103,6 +103,8 @@ async function claim(ctx: RequestContext, stored: AdapterUser, proving: Account)
   }
   if (adapter.transaction) await adapter.transaction(remove)
   else await remove(adapter)
+  // An adapter whose transaction-bound copy lacks the two-factor methods: removed outside it.
+  if (twoFactor && (await adapter.getTwoFactor?.(stored.id))) await adapter.disableTwoFactor?.(stored.id)
   // Every session the user had, on every process: a squatter's open session must not wake up
   // in the owner's account. The owner's own session starts after this.
   await endUserSessions(ctx.config, stored.id)
