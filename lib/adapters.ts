@@ -187,6 +187,12 @@ export interface Adapter {
   getPasswordHash?(userId: string): Awaitable<string | null>
   /** Gatehouse extension (password accounts): stores or replaces the user's password hash. */
   setPasswordHash?(userId: string, hash: string): Awaitable<void>
+  /**
+   * Gatehouse extension (password accounts): removes every verification token with this
+   * identifier (a user's outstanding reset links, when the password is reset or changed);
+   * returns how many.
+   */
+  deleteVerificationTokens?(identifier: string): Awaitable<number>
   getAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>

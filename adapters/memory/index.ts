@@ -265,6 +265,15 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       if (!store.users.has(userId)) throw new Error(`no user with id ${userId}`)
       put(store.passwords, userId, hash)
     },
+    async deleteVerificationTokens(identifier) {
+      let removed = 0
+      for (const [key, token] of store.tokens) {
+        if (token.identifier !== identifier) continue
+        remove(store.tokens, key)
+        removed++
+      }
+      return removed
+    },
 
     /**
      * All or nothing: on failure, the writes made by `work` (and whatever it awaits) are undone.

@@ -48,6 +48,7 @@ export const ADAPTER_METHODS = [
   // Gatehouse extensions: password hashes (password accounts, gatehouse/providers/password).
   "getPasswordHash",
   "setPasswordHash",
+  "deleteVerificationTokens",
   // Gatehouse extensions: two-factor sign-in (issue #16), a TOTP record and recovery codes per user.
   "getTwoFactor",
   "enableTwoFactor",

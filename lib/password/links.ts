@@ -2,7 +2,10 @@
  * The links of password accounts, stored as verification tokens (the adapter's
  * `createVerificationToken` / `useVerificationToken`, so any Auth.js-style adapter holds them):
  * identifier `password-<kind>:<userId>`, token the keyed hash of the raw token (the raw token is
- * only in the mail). Single use (the adapter's use is atomic) and expiring.
+ * only in the mail). Single use (the adapter's use is atomic) and expiring. Resetting or changing
+ * the password ends every reset link still out for the user (`endLinks`, the adapter's
+ * `deleteVerificationTokens`): a link asked for earlier, or sent to a mailbox someone else reads,
+ * is no way in afterwards (issue #24).
  */
 import { MissingAdapterMethods } from "../errors.js"
 import { sha256Hex } from "../crypto/hash.js"
@@ -39,4 +42,11 @@ export async function consumeLink(config: ResolvedConfig, kind: LinkKind, userId
     if (found) return found.expires.getTime() > Date.now()
   }
   return false
+}
+
+/** Ends every outstanding link of `kind` of the user (however many were asked for). */
+export async function endLinks(config: ResolvedConfig, kind: LinkKind, userId: string): Promise<void> {
+  const remove = config.adapter?.deleteVerificationTokens
+  if (!remove) throw new MissingAdapterMethods("Password accounts need an adapter with deleteVerificationTokens (ending a user's reset links)")
+  await remove.call(config.adapter, identifierOf(kind, userId))
 }

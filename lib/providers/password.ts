@@ -2,8 +2,9 @@
  * Email-and-password accounts, built in: `gatehouse/providers/password`. Gatehouse stores the
  * hashes (scrypt), runs sign-up, email verification, forgot/reset and change password, with pages
  * under the router (`signup`, `verify-email`, `forgot-password`, `reset-password`,
- * `change-password`). Needs an adapter (with `getPasswordHash`/`setPasswordHash` and verification
- * tokens) and an email provider for the mails. README, "Password accounts".
+ * `change-password`). Needs an adapter (with `getPasswordHash`/`setPasswordHash`, verification
+ * tokens and `deleteVerificationTokens`) and an email provider for the mails. README, "Password
+ * accounts".
  */
 import { CredentialsSignin } from "../errors.js"
 import { dummyHash } from "../password/hash.js"

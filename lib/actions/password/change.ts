@@ -1,6 +1,7 @@
 /**
  * `GET change-password` and `POST change-password`: a signed-in user changes the password, giving
- * the current one. Then every session of the user ends (on every process) and this browser gets a
+ * the current one. Then every reset link still out for the user ends, every session of the user
+ * ends (on every process) and this browser gets a
  * new one; the page says it is done. Signed-out visitors are sent to sign in, and come back here.
  * (The account page embeds this form when it exists; this page stands alone meanwhile.)
  */
@@ -13,6 +14,7 @@ import { pageUrl } from "../../core/pages-url.js"
 import { redirect } from "../../core/response.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { hashPassword, verifyPassword } from "../../password/hash.js"
+import { endLinks } from "../../password/links.js"
 import { acceptNewPassword, normalizePassword, tooLong } from "../../password/policy.js"
 import type { PasswordProviderConfig } from "../../password/options.js"
 import { endUserSessions } from "../../sessions/revoke-user.js"
@@ -75,6 +77,8 @@ export async function changePost(ctx: RequestContext): Promise<ResponseInternal>
     return changePage(ctx, provider, callbackUrl, { error, status: pageErrorStatus(error) })
   }
   await adapter.setPasswordHash(user.id, hash)
+  // A reset link asked for earlier (by the user, or by whoever reads their mail) ends too.
+  await endLinks(ctx.config, "reset", user.id)
   audit(ctx.config, { type: "password.changed", userId: user.id, provider: provider.id })
   await endUserSessions(ctx.config, user.id)
   const done = `${ctx.baseUrl}/change-password?${new URLSearchParams({ done: "1", callbackUrl })}`

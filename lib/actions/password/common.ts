@@ -23,7 +23,7 @@ export function passwordProvider(ctx: RequestContext): PasswordProviderConfig {
   return provider
 }
 
-const NEEDED = ["getUser", "getUserByEmail", "getUserByAccount", "createUser", "updateUser", "linkAccount", "getPasswordHash", "setPasswordHash", "createVerificationToken", "useVerificationToken"] as const
+const NEEDED = ["getUser", "getUserByEmail", "getUserByAccount", "createUser", "updateUser", "linkAccount", "getPasswordHash", "setPasswordHash", "deleteVerificationTokens", "createVerificationToken", "useVerificationToken"] as const
 export type PasswordAdapter = Required<Pick<Adapter, (typeof NEEDED)[number]>>
 
 export function passwordAdapter(ctx: RequestContext): PasswordAdapter {

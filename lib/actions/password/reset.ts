@@ -1,7 +1,8 @@
 /**
  * `GET reset-password?uid&token&callbackUrl`: the new-password form (opening it uses nothing);
  * `POST reset-password`: the new password is checked first (a weak one leaves the link usable),
- * then the link is used once. The hash is replaced, the address counts as confirmed (the link
+ * then the link is used once. The hash is replaced, every other reset link of the user ends, the
+ * address counts as confirmed (the link
  * came to it), every other session of the user ends (on every process), and the user is signed in.
  */
 import { PasswordLinkInvalid } from "../../errors.js"
@@ -12,7 +13,7 @@ import { bodyString, queryParam } from "../../core/request.js"
 import { redirect } from "../../core/response.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { hashPassword } from "../../password/hash.js"
-import { consumeLink } from "../../password/links.js"
+import { consumeLink, endLinks } from "../../password/links.js"
 import { acceptNewPassword } from "../../password/policy.js"
 import type { PasswordProviderConfig } from "../../password/options.js"
 import { endUserSessions } from "../../sessions/revoke-user.js"
@@ -65,6 +66,8 @@ export async function resetPost(ctx: RequestContext): Promise<ResponseInternal> 
     return resetPage(ctx, provider, {}, new PasswordLinkInvalid("The user of this link is gone"), 400)
   }
   await adapter.setPasswordHash(found.id, hash)
+  // The other reset links still out for the user end with this one.
+  await endLinks(ctx.config, "reset", found.id)
   audit(ctx.config, { type: "password.reset", userId: found.id, provider: provider.id })
   const { user, reclaimed } = await proveAddress(ctx, adapter, provider, found)
   await ensureLinked(adapter, provider, user.id)
