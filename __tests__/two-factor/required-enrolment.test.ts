@@ -95,6 +95,15 @@ describe.each(setups)("twoFactor.required on $name", (setup) => {
     expect(target.searchParams.get("error")).toBe("TwoFactorExpired")
   })
 
+  it("signing out ends the waiting sign-in: the setup page then sends to sign in", async () => {
+    const { agent } = await waitingForEnrolment()
+    const csrf = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
+    await agent.post("/auth/signout").type("form").send({ csrfToken: csrf }).expect(302)
+    const after = await agent.get("/auth/two-factor/setup").set("Accept", "text/html").expect(302)
+    expect(new URL(after.headers.location as string).pathname).toBe("/auth/signin")
+    expect(new URL(after.headers.location as string).searchParams.get("error")).toBeNull()
+  })
+
   it("a user the policy does not pick signs in at once", async () => {
     const picky = twoFactorApp(setup.config({ twoFactor: { issuer: "Test", required: (user) => Boolean(user.name?.startsWith("must")) } }))
     const agent = request.agent(picky)

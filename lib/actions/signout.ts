@@ -15,6 +15,8 @@ import { openSessionToken } from "../session/cookie-strategy.js"
 import { deleteDatabaseSession, sessionTokenOf } from "../session/database-strategy.js"
 import { endSignedOutSession } from "../sessions/sign-out.js"
 import { federates, signOutAtProviders, type SignedOutSession } from "../federation/sign-out.js"
+import { clearPending } from "../two-factor/pending.js"
+import { clearEnrolment } from "../two-factor/enrolment.js"
 
 export async function signoutPage(ctx: RequestContext): Promise<ResponseInternal> {
   const custom = customPageRedirect(ctx, "signOut")
@@ -47,6 +49,8 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
     }
     ctx.outCookies.push(...clearChunked(option, request.cookies))
   }
+  // A sign-in waiting for its second factor or its required enrolment ends too (issue #24).
+  ctx.outCookies.push(...clearPending(ctx), ...clearEnrolment(ctx))
   rotateCsrfToken(ctx)
   // federatedSignOut / revokeTokensOnSignOut (issue #17): the provider's end-session URL, if any.
   const atProvider = signedOut ? await signOutAtProviders(config, signedOut, request.origin) : undefined
