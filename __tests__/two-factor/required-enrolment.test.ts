@@ -33,12 +33,13 @@ describe.each(setups)("twoFactor.required on $name", (setup) => {
   }, 30_000)
   afterAll(() => setup.close())
 
-  async function waitingForEnrolment(): Promise<{ agent: Agent; cookie: string }> {
+  /** A browser after the first factor; `cookie()`: the enrolment cookie it was given. */
+  async function waitingForEnrolment(): Promise<{ agent: Agent; cookie: () => string }> {
     const agent = request.agent(app)
     const first = await signIn(agent, freshName("req"))
     const target = new URL(first.headers.location as string)
     expect(target.pathname).toBe("/auth/two-factor/setup")
-    return { agent, cookie: enrolmentCookieOf(first) }
+    return { agent, cookie: () => enrolmentCookieOf(first) }
   }
 
   it("after the first factor and before enrolment nobody is signed in: GET /auth/session is null, protected routes refuse", async () => {
@@ -77,7 +78,8 @@ describe.each(setups)("twoFactor.required on $name", (setup) => {
   })
 
   it("the waiting sign-in works once: its cookie replayed after the enrolment starts no session", async () => {
-    const { agent, cookie } = await waitingForEnrolment()
+    const { agent, cookie: cookieOf } = await waitingForEnrolment()
+    const cookie = cookieOf()
     await enrol(agent)
     const replay = await request(app).get("/auth/two-factor/setup").set("Cookie", cookie).set("Accept", "text/html").expect(302)
     expect(new URL(replay.headers.location as string).searchParams.get("error")).toBe("TwoFactorExpired")
@@ -87,7 +89,7 @@ describe.each(setups)("twoFactor.required on $name", (setup) => {
   })
 
   it("older than 10 minutes, the waiting sign-in is refused (TwoFactorExpired: sign in again)", async () => {
-    const { cookie } = await waitingForEnrolment()
+    const cookie = (await waitingForEnrolment()).cookie()
     jest.spyOn(Date, "now").mockReturnValue(Date.now() + 11 * 60_000)
     const late = await request(app).get("/auth/two-factor/setup").set("Cookie", cookie).set("Accept", "text/html").expect(302)
     const target = new URL(late.headers.location as string)
