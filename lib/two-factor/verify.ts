@@ -2,7 +2,8 @@
  * Checking a second factor for a user: a current TOTP code (within one step either side, each
  * step accepted once per user across processes, through the shared store) or one of the user's
  * unused recovery codes. Every attempt counts against the limits per client address and per user
- * before it is checked; a success forgets the user's count. The `twoFactorChallenge` event tells
+ * before it is checked; a success forgets the user's count. Repeated wrong codes lock the user's
+ * codes out, longer each time (lib/notices/two-factor-lockout.ts). The `twoFactorChallenge` event tells
  * the outcome of every attempt.
  */
 import type { Adapter } from "../adapters.js"
@@ -16,6 +17,7 @@ import { TOTP_PERIOD, TOTP_WINDOW } from "./options.js"
 import { hashRecoveryCode, isRecoveryCodeShape } from "./recovery-codes.js"
 import { openSecret } from "./secret-box.js"
 import { matchingStep } from "./totp.js"
+import { assertNotLockedOut, countWrongCode, forgetWrongCodes } from "../notices/two-factor-lockout.js"
 
 export type SecondFactor = "totp" | "recovery"
 
@@ -46,19 +48,23 @@ export async function verifySecondFactor(ctx: RequestContext, userId: string, ty
   const code = typed.trim()
   const method: SecondFactor = isRecoveryCodeShape(code) ? "recovery" : "totp"
   const report = (outcome: TwoFactorChallengeMessage["outcome"]) => fireEvent(ctx.config, "twoFactorChallenge", { userId, method, outcome })
+  const rules = twoFactorRules(ctx)
   try {
-    const rules = twoFactorRules(ctx)
+    await assertNotLockedOut(ctx, userId)
     await enforceRateLimit(ctx.config, "twoFactor", ctx.request.clientAddress, userId, rules)
     const record = await storage.getTwoFactor(userId)
     if (!record) throw new TwoFactorCodeInvalid("The user has no two-factor record")
     if (method === "recovery") await checkRecoveryCode(ctx, storage, userId, code)
     else await checkTotp(ctx, userId, await openSecret(ctx.config, record.secret), code.replace(/\s/g, ""))
     await forgiveIdentifier(ctx.config, "twoFactor", userId, rules)
+    await forgetWrongCodes(ctx, userId)
   } catch (error) {
     const type = error instanceof AuthError ? error.type : undefined
     if (error instanceof RateLimited || type === "TwoFactorCodeInvalid" || type === "TwoFactorCodeReplayed" || type === "RecoveryCodeUsed") {
       await report(type as TwoFactorChallengeMessage["outcome"])
     }
+    // Repeated wrong codes lock the user's codes out for longer each time (issue #24).
+    if (type === "TwoFactorCodeInvalid" || type === "TwoFactorCodeReplayed" || type === "RecoveryCodeUsed") await countWrongCode(ctx, userId, rules)
     throw error
   }
   await report("success")

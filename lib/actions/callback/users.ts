@@ -13,6 +13,7 @@ import { fireEvent } from "../../core/events.js"
 import { providerVouchesForEmail } from "../../linking/email-trust.js"
 import { claimForAppUser, claimProvenAddress } from "../../linking/unproven-user.js"
 import type { OAuthProviderConfig } from "../../providers/types.js"
+import { sendSecurityNotice } from "../../notices/send.js"
 import { openSessionToken } from "../../session/cookie-strategy.js"
 import { sessionTokenOf } from "../../session/database-strategy.js"
 
@@ -219,6 +220,7 @@ export async function oauthUser(
     const stored = { ...account, userId: user.id } as unknown as AdapterAccount
     await adapter.linkAccount(stored)
     await fireEvent(ctx.config, "linkAccount", { user, account: stored, profile })
+    sendSecurityNotice(ctx, user, "methodLinked", { detail: provider.name })
     return { user, isNewUser: false }
   }
   if (current) return link(current)

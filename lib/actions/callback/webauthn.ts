@@ -24,6 +24,7 @@ import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { recordPasskeyUse, registrationDetails } from "../../passkeys/record.js"
 import { assertPasskeySignUpAllowed } from "../../linking/passkey-sign-up.js"
 import { authorizeSignIn, completeSignIn, type SignInResult } from "./login.js"
+import { sendSecurityNotice } from "../../notices/send.js"
 import { createUserWithAccount, currentStoredUser, type AlsoStore } from "./users.js"
 
 type FullAdapter = Required<Adapter>
@@ -187,6 +188,7 @@ async function storeRegistration(ctx: RequestContext, registration: Registration
       }
     }
     await fireEvent(ctx.config, "linkAccount", { user, account: link, profile: user })
+    sendSecurityNotice(ctx, user, "passkeyAdded")
   } else {
     const store: AlsoStore = (tx, created) => tx.createAuthenticator(registration.authenticator(created.id))
     const stored = await createUserWithAccount(ctx, user, registration.account, undefined, null, store)

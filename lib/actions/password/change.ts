@@ -16,6 +16,7 @@ import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { hashPassword, verifyPassword } from "../../password/hash.js"
 import { endLinks } from "../../password/links.js"
 import { acceptNewPassword, normalizePassword, tooLong } from "../../password/policy.js"
+import { sendSecurityNotice } from "../../notices/send.js"
 import type { PasswordProviderConfig } from "../../password/options.js"
 import { endUserSessions } from "../../sessions/revoke-user.js"
 import { completeSignIn } from "../callback/login.js"
@@ -80,6 +81,7 @@ export async function changePost(ctx: RequestContext): Promise<ResponseInternal>
   // A reset link asked for earlier (by the user, or by whoever reads their mail) ends too.
   await endLinks(ctx.config, "reset", user.id)
   audit(ctx.config, { type: "password.changed", userId: user.id, provider: provider.id })
+  sendSecurityNotice(ctx, user, "passwordChanged")
   await endUserSessions(ctx.config, user.id)
   const done = `${ctx.baseUrl}/change-password?${new URLSearchParams({ done: "1", callbackUrl })}`
   return completeSignIn(ctx, { user, account: passwordAccount(provider, user.id) }, done)

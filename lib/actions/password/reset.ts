@@ -17,6 +17,7 @@ import { consumeLink, endLinks } from "../../password/links.js"
 import { acceptNewPassword } from "../../password/policy.js"
 import type { PasswordProviderConfig } from "../../password/options.js"
 import { endUserSessions } from "../../sessions/revoke-user.js"
+import { sendSecurityNotice } from "../../notices/send.js"
 import { authorizeSignIn, completeSignIn } from "../callback/login.js"
 import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider, proveAddress, requiredField } from "./common.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
@@ -73,6 +74,7 @@ export async function resetPost(ctx: RequestContext): Promise<ResponseInternal> 
   await ensureLinked(adapter, provider, user.id)
   // Whoever knew the old password is signed out everywhere; this browser gets a new session.
   await endUserSessions(ctx.config, user.id)
+  sendSecurityNotice(ctx, user, "passwordReset")
   ctx.callbackUrl = callbackUrl
   const result = { user, account: passwordAccount(provider, user.id), ...(reclaimed && { notice: "AccountReclaimed" as const }) }
   const elsewhere = await authorizeSignIn(ctx, result)

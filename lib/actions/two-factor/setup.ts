@@ -30,6 +30,7 @@ import { enforceRateLimit, forgiveIdentifier } from "../../rate-limit/limiter.js
 import { PENDING_SECONDS, TOTP_PERIOD, TOTP_WINDOW } from "../../two-factor/options.js"
 import { hashRecoveryCode, newRecoveryCodes } from "../../two-factor/recovery-codes.js"
 import { sealSecret } from "../../two-factor/secret-box.js"
+import { sendSecurityNotice } from "../../notices/send.js"
 import { matchingStep, newSecret, otpauthUri } from "../../two-factor/totp.js"
 import { twoFactorRules, verifySecondFactor } from "../../two-factor/verify.js"
 import { claimEnrolment, enrollingUser } from "../../two-factor/enrolment.js"
@@ -105,6 +106,7 @@ async function enable(ctx: RequestContext, user: AdapterUser, callbackUrl: strin
   await storage(ctx).enableTwoFactor({ userId: user.id, secret: await sealSecret(ctx.config, secret), enabledAt: new Date() }, codes.map(hashRecoveryCode))
   await fireEvent(ctx.config, "twoFactorEnabled", { userId: user.id })
   if (enrolment?.userId !== user.id) return render(ctx, { view: "codes", codes, callbackUrl })
+  sendSecurityNotice(ctx, user, "twoFactorEnabled")
   // ...then its session starts, the code just typed as its second factor; the page leads on.
   const { user: signedIn, account, profile, isNewUser, notice } = enrolment
   const next = await startSession(ctx, { user: signedIn, account, profile, isNewUser, notice }, enrolment.callbackUrl, { amr: [...enrolment.amr, "otp"], authTime: Math.floor(Date.now() / 1000) })
@@ -122,10 +124,12 @@ async function change(ctx: RequestContext, user: AdapterUser, callbackUrl: strin
     await storage(ctx).disableTwoFactor(user.id)
     await fireEvent(ctx.config, "twoFactorDisabled", { userId: user.id })
     return render(ctx, { view: "off", callbackUrl })
+    sendSecurityNotice(ctx, user, "twoFactorDisabled")
   }
   const codes = newRecoveryCodes()
   await storage(ctx).replaceRecoveryCodes(user.id, codes.map(hashRecoveryCode))
   return render(ctx, { view: "codes", codes, callbackUrl })
+  sendSecurityNotice(ctx, user, "recoveryCodesReplaced")
 }
 
 export async function twoFactorSetupSubmit(ctx: RequestContext): Promise<ResponseInternal> {
