@@ -96,7 +96,11 @@ function signedOut(jar: CookieJar, set: CookiesOptions, clear: boolean): Session
   return { session: null, token: null, cookies: clear ? clearChunked(set.sessionToken, jar) : [] }
 }
 
-/** The session token of the request, opened, for sign-out (null when absent or invalid). */
+/**
+ * The session token of the request, opened (null when absent or invalid). It decides nobody's
+ * access (lib/session/signed-in.ts does): only sign-out (to end that session everywhere) and a
+ * cookie rewrite after the signed-in check (getAccessToken's token home) use it.
+ */
 export async function openSessionToken(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions): Promise<JWT | null> {
   const value = readChunked(jar, set.sessionToken.name)
   if (value === undefined) return null
