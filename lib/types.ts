@@ -224,6 +224,12 @@ export interface SessionOptions {
   seal?: (params: JWTEncodeParams) => Awaitable<string>
   /** Replaces the default unsealing; return null for an invalid token. */
   unseal?: (params: JWTDecodeParams) => Awaitable<JWT | null>
+  /**
+   * How recent a sign-in must be (seconds) for the changes that add or remove a way in or change
+   * who owns the account (issue #24: a passkey, a provider link, the password, two-factor, the
+   * email, deleting the account). Default 600 (10 minutes).
+   */
+  recentSignIn?: number
 }
 
 /** @deprecated use `session.seal`, `session.unseal` and `session.maxAge`. */
@@ -305,17 +311,17 @@ export interface AuthConfig {
    */
   twoFactor?: TwoFactorOptions
   /**
-   * The developer page `GET <basePath>/diagnostics` (what Gatehouse inferred about URLs, proxy,
-   * cookies and providers). Default: on unless NODE_ENV is `production`; `false` turns it off,
-   * `true` also serves it in production (it answers 404 when off).
-   */
-  diagnostics?: boolean
-  /**
    * Security notices by mail (password changed, email changed with an undo link, two-factor or
    * passkey changes, a new sign-in method): `{ sendMail?, undoWindow? }`, or `false`. Default: sent
    * through the email provider's server. README, "Security notices".
    */
   notices?: NoticesOptions | false
+  /**
+   * The developer page `GET <basePath>/diagnostics` (what Gatehouse inferred about URLs, proxy,
+   * cookies and providers). Default: on unless NODE_ENV is `production`; `false` turns it off,
+   * `true` also serves it in production (it answers 404 when off).
+   */
+  diagnostics?: boolean
   /**
    * OpenTelemetry traces and metrics (`@opentelemetry/api`). Default: the globally registered
    * providers (no-ops until an SDK registers some); `{ tracerProvider, meterProvider }` uses

@@ -22,10 +22,11 @@ import type { Provider, WebAuthnProviderConfig } from "../providers/types.js"
 import { challengeCookie } from "../providers/webauthn/challenge.js"
 import { relyingParty } from "../providers/webauthn/relying-party.js"
 import { defaultGetUserInfo } from "../providers/webauthn/user-info.js"
-import { currentStoredUser } from "./callback/users.js"
+import { signedIn } from "../session/signed-in.js"
+import { assertRecentSignIn } from "../session/assurance.js"
 import { enforceRateLimit } from "../rate-limit/limiter.js"
-
 import { assertPasskeySignUpAllowed } from "../linking/passkey-sign-up.js"
+
 type Ceremony = { action: "authenticate" } | { action: "register"; user: { id: string; email?: string | null; name?: string | null }; startedBy?: string }
 
 async function decide(ctx: RequestContext, provider: WebAuthnProviderConfig): Promise<Ceremony> {
@@ -34,8 +35,13 @@ async function decide(ctx: RequestContext, provider: WebAuthnProviderConfig): Pr
     throw new InvalidRequest('action must be "authenticate" or "register"')
   }
   if (requested === "authenticate") return { action: "authenticate" }
-  const current = await currentStoredUser(ctx)
-  if (current) return { action: "register", user: { id: current.id, email: current.email, name: current.name }, startedBy: current.id }
+  // Signed in: another passkey for that user, a new way in, so only from a recent sign-in (issue #24).
+  const who = await signedIn(ctx)
+  if (who?.user) {
+    await assertRecentSignIn(ctx.config, who, "Adding a passkey")
+    const current = who.user
+    return { action: "register", user: { id: current.id, email: current.email, name: current.name }, startedBy: current.id }
+  }
   const adapter = ctx.config.adapter as Adapter
   const info = await (provider.getUserInfo ?? defaultGetUserInfo)({ provider, request: ctx.request.webRequest(), adapter })
   if (requested === "register") {
@@ -43,14 +49,14 @@ async function decide(ctx: RequestContext, provider: WebAuthnProviderConfig): Pr
     if (info.exists) throw new WebAuthnVerificationError("Sign in first to add a passkey to an existing account")
   }
   if (!info || info.exists) return { action: "authenticate" }
+  // A new address: with an email provider, proved first (the magic link, then passkey-setup).
+  assertPasskeySignUpAllowed(ctx)
   return { action: "register", user: { id: info.user.id ?? randomUUID(), email: info.user.email ?? null, name: info.user.name ?? null } }
 }
 
 async function registrationOptions(ctx: RequestContext, provider: WebAuthnProviderConfig, user: { id: string; email?: string | null; name?: string | null }, existing: boolean) {
   const rp = relyingParty(ctx, provider)
   const adapter = ctx.config.adapter as Required<Adapter>
-  // A new address: with an email provider, proved first (the magic link, then passkey-setup).
-  assertPasskeySignUpAllowed(ctx)
   const owned = existing ? await adapter.listAuthenticatorsByUserId(user.id) : []
   return generateRegistrationOptions({
     rpName: rp.name,

@@ -13,9 +13,9 @@ import { fireEvent } from "../../core/events.js"
 import { providerVouchesForEmail } from "../../linking/email-trust.js"
 import { claimForAppUser, claimProvenAddress } from "../../linking/unproven-user.js"
 import type { OAuthProviderConfig } from "../../providers/types.js"
+import { signedIn } from "../../session/signed-in.js"
+import { assertRecentSignIn } from "../../session/assurance.js"
 import { sendSecurityNotice } from "../../notices/send.js"
-import { openSessionToken } from "../../session/cookie-strategy.js"
-import { sessionTokenOf } from "../../session/database-strategy.js"
 
 export interface StoredSignIn {
   user: AdapterUser
@@ -137,7 +137,6 @@ export async function credentialsUser(ctx: RequestContext, user: User, account: 
   }
 }
 
-async function findOrCreate(ctx: RequestContext, adapter: WithAll<Adapter>, user: User, account: Account): Promise<StoredSignIn> {
 /** Links the credentials account to the stored user `stored` (`linkAccount` fires), with authorize's profile. */
 async function linkCredentials(ctx: RequestContext, adapter: WithAll<Adapter>, stored: AdapterUser, user: User, account: Account): Promise<StoredSignIn> {
   const link = { ...account, userId: stored.id } as unknown as AdapterAccount
@@ -146,6 +145,7 @@ async function linkCredentials(ctx: RequestContext, adapter: WithAll<Adapter>, s
   return { user: await syncProfile(ctx, stored, user), isNewUser: false }
 }
 
+async function findOrCreate(ctx: RequestContext, adapter: WithAll<Adapter>, user: User, account: Account): Promise<StoredSignIn> {
   const linked = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (linked) return { user: await syncProfile(ctx, linked, user), isNewUser: false }
   const byId = await adapter.getUser(account.providerAccountId)
@@ -166,16 +166,12 @@ async function linkCredentials(ctx: RequestContext, adapter: WithAll<Adapter>, s
   return createUserWithAccount(ctx, byId ? { ...user, id: undefined } : user, account)
 }
 
-/** The stored user of the request's valid session, if any (to link a new account to them). */
+/**
+ * The stored user of the request's live session, if any (lib/session/signed-in.ts: read as
+ * `authSession` reads it, so a revoked, signed-out or expired session is nobody).
+ */
 export async function currentStoredUser(ctx: RequestContext): Promise<AdapterUser | null> {
-  const adapter = ctx.config.adapter as WithAll<Adapter>
-  if (ctx.config.session.strategy === "database") {
-    const token = sessionTokenOf(ctx.request.cookies, ctx.cookies)
-    const found = token ? await adapter.getSessionAndUser(token) : null
-    return found && found.session.expires.getTime() > Date.now() ? found.user : null
-  }
-  const token = await openSessionToken(ctx.config, ctx.request.cookies, ctx.cookies)
-  return typeof token?.sub === "string" ? await adapter.getUser(token.sub) : null
+  return (await signedIn(ctx))?.user ?? null
 }
 
 /** The address is proven now: `emailVerified` set (and `updateUser` fired). */
@@ -207,8 +203,9 @@ export async function oauthUser(
 ): Promise<StoredSignIn> {
   const adapter = ctx.config.adapter as WithAll<Adapter>
   const { account, profile } = found
-  const session = found.startedBy ? await currentStoredUser(ctx) : null
-  const current = session && session.id === found.startedBy ? session : null
+  // Linking to the signed-in user: only the session that started this sign-in counts.
+  const who = found.startedBy ? await signedIn(ctx) : null
+  const current = who?.user && who.user.id === found.startedBy ? who.user : null
   const linked = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (linked) {
     if (current && current.id !== linked.id) {
@@ -223,7 +220,11 @@ export async function oauthUser(
     sendSecurityNotice(ctx, user, "methodLinked", { detail: provider.name })
     return { user, isNewUser: false }
   }
-  if (current) return link(current)
+  if (current && who) {
+    // A new way in for this account: only from a recent sign-in (issue #24).
+    await assertRecentSignIn(ctx.config, who, `Linking ${account.provider} to the account`)
+    return link(current)
+  }
   const email = found.user.email
   const vouched = Boolean(email) && (await providerVouchesForEmail(provider, profile, account as unknown as TokenSet))
   const byEmail = email ? await adapter.getUserByEmail(email) : null

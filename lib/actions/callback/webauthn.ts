@@ -24,8 +24,10 @@ import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { recordPasskeyUse, registrationDetails } from "../../passkeys/record.js"
 import { assertPasskeySignUpAllowed } from "../../linking/passkey-sign-up.js"
 import { authorizeSignIn, completeSignIn, type SignInResult } from "./login.js"
+import { createUserWithAccount, type AlsoStore } from "./users.js"
+import { signedIn } from "../../session/signed-in.js"
+import { assertRecentSignIn } from "../../session/assurance.js"
 import { sendSecurityNotice } from "../../notices/send.js"
-import { createUserWithAccount, currentStoredUser, type AlsoStore } from "./users.js"
 
 type FullAdapter = Required<Adapter>
 const MAX_DATA = 64 * 1024
@@ -151,18 +153,20 @@ async function verifyRegistration(ctx: RequestContext, provider: WebAuthnProvide
     ...details,
   })
   if (challenge.startedBy) {
-    // Adding a passkey: only for the session that asked for this registration.
-    const current = await currentStoredUser(ctx)
-    if (!current || current.id !== challenge.startedBy) throw new WebAuthnVerificationError("The registration was started by another session")
+    // Adding a passkey: only for the session that asked for this registration, still recent (issue #24).
+    const who = await signedIn(ctx)
+    const current = who?.user
+    if (!who || !current || current.id !== challenge.startedBy) throw new WebAuthnVerificationError("The registration was started by another session")
+    await assertRecentSignIn(ctx.config, who, "Adding a passkey")
     return { user: current, existing: true, account, authenticator }
   }
+  // A new user: with an email provider, only after the address is proved (issue #24).
+  assertPasskeySignUpAllowed(ctx)
   if (challenge.user.email && (await adapter.getUserByEmail(challenge.user.email))) {
     throw new AccountNotLinked("A user with this email exists: sign in first, then add a passkey")
   }
   const user: AdapterUser = { id: challenge.user.id, email: challenge.user.email ?? "", name: challenge.user.name ?? null, emailVerified: null }
   return { user, existing: false, account, authenticator }
-  // A new user: with an email provider, only after the address is proved (issue #24).
-  assertPasskeySignUpAllowed(ctx)
 }
 
 /** Stores a verified registration the signIn callback accepted: the account, the user if new, the passkey. */
@@ -217,5 +221,8 @@ export async function webauthnCallback(ctx: RequestContext, provider: WebAuthnPr
   const elsewhere = await authorizeSignIn(ctx, { user: registration.user, account: { ...registration.account, userId: registration.user.id } })
   if (elsewhere) return redirect(elsewhere)
   const result = await storeRegistration(ctx, registration)
+  // Adding a passkey to the signed-in account is no sign-in: the session goes on as it was, its
+  // `authTime` and `amr` unchanged, so a passkey can never refresh a stale session (issue #24).
+  if (registration.existing) return redirect(ctx.callbackUrl ?? ctx.request.origin)
   return completeSignIn(ctx, result, ctx.callbackUrl ?? ctx.request.origin)
 }

@@ -10,17 +10,15 @@ import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { bodyString, queryParam } from "../../core/request.js"
-import { pageUrl } from "../../core/pages-url.js"
-import { redirect } from "../../core/response.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { hashPassword, verifyPassword } from "../../password/hash.js"
 import { endLinks } from "../../password/links.js"
 import { acceptNewPassword, normalizePassword, tooLong } from "../../password/policy.js"
-import { sendSecurityNotice } from "../../notices/send.js"
 import type { PasswordProviderConfig } from "../../password/options.js"
 import { endUserSessions } from "../../sessions/revoke-user.js"
+import { sendSecurityNotice } from "../../notices/send.js"
 import { completeSignIn } from "../callback/login.js"
-import { currentStoredUser } from "../callback/users.js"
+import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 import { passwordAccount, passwordAdapter, passwordProvider, requiredField } from "./common.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 import { audit, reasonOf } from "../../audit/emit.js"
@@ -52,10 +50,9 @@ export async function changeGet(ctx: RequestContext): Promise<ResponseInternal> 
   const provider = passwordProvider(ctx)
   passwordAdapter(ctx)
   const callbackUrl = await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl"))
-  if (!(await currentStoredUser(ctx))) {
-    const back = `${ctx.baseUrl}/change-password?${new URLSearchParams({ callbackUrl })}`
-    return redirect(pageUrl(ctx, "signIn", new URLSearchParams({ callbackUrl: back })))
-  }
+  const back = `${ctx.baseUrl}/change-password?${new URLSearchParams({ callbackUrl })}`
+  const holder = await holderOrSignIn(ctx, "recent", "Changing the password", back)
+  if (!isHolder(holder)) return holder
   return changePage(ctx, provider, callbackUrl, { done: queryParam(ctx.request, "done") === "1" })
 }
 
@@ -63,8 +60,10 @@ export async function changePost(ctx: RequestContext): Promise<ResponseInternal>
   const provider = passwordProvider(ctx)
   const adapter = passwordAdapter(ctx)
   const callbackUrl = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl"))
-  const user = await currentStoredUser(ctx)
-  if (!user) return redirect(pageUrl(ctx, "signIn", new URLSearchParams({ error: "SessionRequired", callbackUrl: `${ctx.baseUrl}/change-password` })))
+  // Changing the password: a recent sign-in (issue #24), as well as the current password.
+  const holder = await holderOrSignIn(ctx, "recent", "Changing the password", `${ctx.baseUrl}/change-password?${new URLSearchParams({ callbackUrl })}`)
+  if (!isHolder(holder)) return holder
+  const { user } = holder
   let hash: string
   try {
     await enforceRateLimit(ctx.config, "credentials", ctx.request.clientAddress, `user:${user.id}`)
@@ -81,8 +80,8 @@ export async function changePost(ctx: RequestContext): Promise<ResponseInternal>
   // A reset link asked for earlier (by the user, or by whoever reads their mail) ends too.
   await endLinks(ctx.config, "reset", user.id)
   audit(ctx.config, { type: "password.changed", userId: user.id, provider: provider.id })
-  sendSecurityNotice(ctx, user, "passwordChanged")
   await endUserSessions(ctx.config, user.id)
+  sendSecurityNotice(ctx, user, "passwordChanged")
   const done = `${ctx.baseUrl}/change-password?${new URLSearchParams({ done: "1", callbackUrl })}`
   return completeSignIn(ctx, { user, account: passwordAccount(provider, user.id) }, done)
 }

@@ -20,9 +20,7 @@ import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { ensureCsrfToken } from "../../core/csrf.js"
 import { fireEvent } from "../../core/events.js"
-import { pageUrl } from "../../core/pages-url.js"
 import { bodyString, queryParam } from "../../core/request.js"
-import { redirect } from "../../core/response.js"
 import { decode, encode } from "../../jwt/index.js"
 import { signinErrorText } from "../../pages/messages.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
@@ -30,12 +28,12 @@ import { enforceRateLimit, forgiveIdentifier } from "../../rate-limit/limiter.js
 import { PENDING_SECONDS, TOTP_PERIOD, TOTP_WINDOW } from "../../two-factor/options.js"
 import { hashRecoveryCode, newRecoveryCodes } from "../../two-factor/recovery-codes.js"
 import { sealSecret } from "../../two-factor/secret-box.js"
-import { sendSecurityNotice } from "../../notices/send.js"
 import { matchingStep, newSecret, otpauthUri } from "../../two-factor/totp.js"
 import { twoFactorRules, verifySecondFactor } from "../../two-factor/verify.js"
+import { sendSecurityNotice } from "../../notices/send.js"
 import { claimEnrolment, enrollingUser } from "../../two-factor/enrolment.js"
 import { startSession } from "../callback/login.js"
-import { currentStoredUser } from "../callback/users.js"
+import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 
 type Storage = Required<Pick<Adapter, "getTwoFactor" | "enableTwoFactor" | "replaceRecoveryCodes" | "countRecoveryCodes" | "disableTwoFactor">>
 const SETUP_SALT = "gatehouse.two-factor.setup"
@@ -64,15 +62,18 @@ async function manageView(ctx: RequestContext, user: AdapterUser, callbackUrl: s
   return render(ctx, { view: "manage", remaining: await storage(ctx).countRecoveryCodes(user.id), callbackUrl }, error)
 }
 
-/** The signed-in user, or the redirect to sign in first (and come back here). */
+/**
+ * The signed-in user, from a recent sign-in that passed the second factor when the user has one
+ * (issue #24: enrolling, replacing or turning off two-factor), or the redirect to sign in (again)
+ * first and come back here.
+ */
 async function signedInUser(ctx: RequestContext, callbackUrl: string): Promise<AdapterUser | ResponseInternal> {
   // A sign-in waiting for its required enrolment (issue #24) is accepted here, and only here.
   const enrolling = await enrollingUser(ctx)
   if (enrolling) return enrolling.user
-  const user = await currentStoredUser(ctx)
-  if (user) return user
   const back = `${ctx.baseUrl}/two-factor/setup?${new URLSearchParams({ callbackUrl })}`
-  return redirect(pageUrl(ctx, "signIn", new URLSearchParams({ callbackUrl: back })))
+  const holder = await holderOrSignIn(ctx, "recent", "Changing two-factor sign-in", back)
+  return isHolder(holder) ? holder.user : holder
 }
 
 export async function twoFactorSetupPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -105,8 +106,8 @@ async function enable(ctx: RequestContext, user: AdapterUser, callbackUrl: strin
   const codes = newRecoveryCodes()
   await storage(ctx).enableTwoFactor({ userId: user.id, secret: await sealSecret(ctx.config, secret), enabledAt: new Date() }, codes.map(hashRecoveryCode))
   await fireEvent(ctx.config, "twoFactorEnabled", { userId: user.id })
-  if (enrolment?.userId !== user.id) return render(ctx, { view: "codes", codes, callbackUrl })
   sendSecurityNotice(ctx, user, "twoFactorEnabled")
+  if (enrolment?.userId !== user.id) return render(ctx, { view: "codes", codes, callbackUrl })
   // ...then its session starts, the code just typed as its second factor; the page leads on.
   const { user: signedIn, account, profile, isNewUser, notice } = enrolment
   const next = await startSession(ctx, { user: signedIn, account, profile, isNewUser, notice }, enrolment.callbackUrl, { amr: [...enrolment.amr, "otp"], authTime: Math.floor(Date.now() / 1000) })
@@ -123,13 +124,13 @@ async function change(ctx: RequestContext, user: AdapterUser, callbackUrl: strin
   if (intent === "disable") {
     await storage(ctx).disableTwoFactor(user.id)
     await fireEvent(ctx.config, "twoFactorDisabled", { userId: user.id })
-    return render(ctx, { view: "off", callbackUrl })
     sendSecurityNotice(ctx, user, "twoFactorDisabled")
+    return render(ctx, { view: "off", callbackUrl })
   }
   const codes = newRecoveryCodes()
   await storage(ctx).replaceRecoveryCodes(user.id, codes.map(hashRecoveryCode))
-  return render(ctx, { view: "codes", codes, callbackUrl })
   sendSecurityNotice(ctx, user, "recoveryCodesReplaced")
+  return render(ctx, { view: "codes", codes, callbackUrl })
 }
 
 export async function twoFactorSetupSubmit(ctx: RequestContext): Promise<ResponseInternal> {

@@ -13,7 +13,7 @@ import { isStructuredLogger } from "../structured-logger.js"
 import { defaultRedirect } from "../redirect.js"
 import { raw as rawMarker, skipCSRFCheck as skipMarker } from "../symbols.js"
 import { resolveCookies, type CookieSets } from "./cookies.js"
-import { DEFAULT_BASE_PATH, DEFAULT_LOG_LEVEL, DEFAULT_SESSION_MAX_AGE, DEFAULT_UPDATE_AGE } from "./defaults.js"
+import { DEFAULT_BASE_PATH, DEFAULT_LOG_LEVEL, DEFAULT_RECENT_SIGN_IN, DEFAULT_SESSION_MAX_AGE, DEFAULT_UPDATE_AGE } from "./defaults.js"
 import { defaultTrustHost, envBasePath, readEnv, type EnvObject } from "./env.js"
 import { resolveProviders, type ProviderTable } from "./providers.js"
 import { randomHex } from "../../crypto/random.js"
@@ -51,6 +51,8 @@ export interface ResolvedSession {
   /** Set when `session.maxAge` is a date: every session ends then. */
   absoluteExpires?: Date
   updateAge: number
+  /** Seconds within which a sign-in counts as recent (`session.recentSignIn`). */
+  recentSignIn: number
   generateSessionToken: () => string
   /** User-supplied sealing (`session.seal`, or the deprecated `jwt.encode`). */
   seal?: (params: JWTEncodeParams) => Awaitable<string>
@@ -108,10 +110,10 @@ export interface ResolvedConfig {
   readonly accountLinking: ResolvedAccountLinking
   /** Two-factor sign-in (issue #16); undefined when off. */
   readonly twoFactor?: ResolvedTwoFactor
-  /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
-  readonly store: StateStore
   /** Security notices by mail and the email change's undo window (issue #24, lib/notices). */
   readonly notices: ResolvedNotices
+  /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
+  readonly store: StateStore
   /** The tracer and metric instruments (issue #20, lib/telemetry); undefined with `telemetry: false`. */
   readonly telemetry?: Telemetry
   readonly production: boolean
@@ -160,7 +162,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
 
   const adapter = assertAdapter(config.adapter)
   const providers = resolveProviders(config.providers, env)
-  const sessionOptions = assertSession(config.session, adapter, { maxAge: DEFAULT_SESSION_MAX_AGE, updateAge: DEFAULT_UPDATE_AGE })
+  const sessionOptions = assertSession(config.session, adapter, { maxAge: DEFAULT_SESSION_MAX_AGE, updateAge: DEFAULT_UPDATE_AGE, recentSignIn: DEFAULT_RECENT_SIGN_IN })
   assertJwtOptions(config.jwt)
   if (config.jwt?.encode) warnOnce("jwt-encode-deprecated")
   if (config.jwt?.decode) warnOnce("jwt-decode-deprecated")
@@ -236,6 +238,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     maxAge: relativeMaxAge,
     absoluteExpires: maxAge instanceof Date ? new Date(maxAge.getTime()) : undefined,
     updateAge: sessionOptions.updateAge,
+    recentSignIn: sessionOptions.recentSignIn,
     // 256 random bits (a UUID has only 122).
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomHex(32)),
     seal: config.session?.seal ?? config.jwt?.encode,
@@ -285,10 +288,10 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     rateLimit: resolveRateLimit(config.rateLimit, settings.production),
     accountLinking: resolveAccountLinking(config.accountLinking),
     twoFactor: resolveTwoFactor(config.twoFactor, config.adapter),
+    notices: resolveNotices(config.notices, providers.list, Boolean(adapter), warnOnce),
     // A store given is guarded (timeouts, memory while it is down); the default is this process's
     // memory, or for cookie sessions the adapter (lib/state/adapter-sessions.ts).
     store: config.store === undefined ? defaultStore(wrappedAdapter, sessionOptions.strategy, logger, warnOnce, settings.production) : guardedStore(assertStore(config.store) as StateStore, logger),
-    notices: resolveNotices(config.notices, providers.list, Boolean(adapter), warnOnce),
     production: settings.production,
     diagnostics: config.diagnostics ?? !settings.production,
     generatedSecret,

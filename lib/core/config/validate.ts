@@ -41,7 +41,7 @@ export const CONFIG_OPTIONS = Object.freeze([
   "locale", "messages", "cookies", "useSecureCookies", "trustHost", "skipCSRFCheck", "redirectProxyUrl",
   "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "twoFactor", "telemetry", "requestId", "notices",
 ] as const satisfies readonly (keyof AuthConfig)[])
-export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal"] as const satisfies readonly (keyof SessionOptions)[])
+export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal", "recentSignIn"] as const satisfies readonly (keyof SessionOptions)[])
 export const JWT_OPTIONS = Object.freeze(["encode", "decode", "maxAge"] as const satisfies readonly (keyof JWTOptions)[])
 const _configOptionsListed: Record<Exclude<keyof AuthConfig, (typeof CONFIG_OPTIONS)[number]>, never> = {}
 const _sessionOptionsListed: Record<Exclude<keyof SessionOptions, (typeof SESSION_OPTIONS)[number]>, never> = {}
@@ -99,9 +99,10 @@ export interface ValidSessionOptions {
   strategy: "cookie" | "database"
   maxAge: number | Date
   updateAge: number
+  recentSignIn: number
 }
 
-export function assertSession(session: AuthConfig["session"], adapter: Adapter | undefined, defaults: { maxAge: number; updateAge: number }): ValidSessionOptions {
+export function assertSession(session: AuthConfig["session"], adapter: Adapter | undefined, defaults: { maxAge: number; updateAge: number; recentSignIn: number }): ValidSessionOptions {
   if (session !== undefined && !isPlainObject(session)) invalid("session", "must be an object", session)
   const strategy = session?.strategy ?? (adapter ? "database" : "cookie")
   if (strategy !== "cookie" && strategy !== "jwt" && strategy !== "database") {
@@ -123,7 +124,11 @@ export function assertSession(session: AuthConfig["session"], adapter: Adapter |
   for (const name of ["generateSessionToken", "seal", "unseal"] as const) {
     if (session?.[name] !== undefined && typeof session[name] !== "function") invalid(`session.${name}`, "must be a function", session[name])
   }
-  return { strategy: strategy === "database" ? "database" : "cookie", maxAge, updateAge }
+  const recentSignIn = session?.recentSignIn ?? defaults.recentSignIn
+  if (typeof recentSignIn !== "number" || !Number.isInteger(recentSignIn) || recentSignIn <= 0) {
+    invalid("session.recentSignIn", "must be a positive integer number of seconds", recentSignIn)
+  }
+  return { strategy: strategy === "database" ? "database" : "cookie", maxAge, updateAge, recentSignIn }
 }
 
 export function assertJwtOptions(jwt: AuthConfig["jwt"]): void {
