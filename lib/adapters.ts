@@ -198,6 +198,13 @@ export interface Adapter {
   listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>
   /** Gatehouse extension: removes the passkey; null when there was none. */
   deleteAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>
+  /**
+   * Gatehouse extension: inside `transaction`, holds the user until the transaction ends (a row
+   * lock on the user, SELECT ... FOR UPDATE; SQLite: the database's write lock; memory: a queue per
+   * user), so another transaction locking the same user waits for it. Removing a way to sign in
+   * checks "not the last one" and removes it under this lock. Outside a transaction it holds nothing.
+   */
+  lockUser?(userId: string): Awaitable<void>
   updateAuthenticatorCounter?(
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],

@@ -7,7 +7,8 @@
  * per provider + providerAccountId, one session per token; deleting a user removes its accounts,
  * sessions and authenticators. Records are copied in and out, so callers never hold the stored
  * objects. A transaction undoes only its own writes when it fails (other requests' writes made
- * meanwhile stay), and its writes are visible to others before it ends (read uncommitted).
+ * meanwhile stay), and its writes are visible to others before it ends (read uncommitted);
+ * `lockUser` serialises the transactions that lock the same user (in this process: it is memory).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
 import { randomUUID } from "node:crypto"
@@ -73,19 +74,27 @@ function rollBack(writes: Write[]): void {
   }
 }
 
-/** The writes of the transaction the current async call chain runs in, if any. */
-const transactionWrites = new AsyncLocalStorage<Write[]>()
+/** A transaction: its writes (undone if it fails) and the users it holds (`lockUser`, released when it ends). */
+interface Transaction {
+  writes: Write[]
+  held: Map<string, () => void>
+}
+
+/** The transaction the current async call chain runs in, if any. */
+const transactions = new AsyncLocalStorage<Transaction>()
 
 export function MemoryAdapter(): MemoryAdapterInstance {
   const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
   const put = <V>(map: Map<string, V>, key: string, value: V) => {
-    transactionWrites.getStore()?.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: value })
+    transactions.getStore()?.writes.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: value })
     map.set(key, value)
   }
+  /** Per user, the hold that the next `lockUser` waits for (the last one taken). */
+  const userHolds = new Map<string, Promise<void>>()
   const remove = <V>(map: Map<string, V>, key: string) => {
     if (!map.has(key)) return
-    transactionWrites.getStore()?.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: undefined })
+    transactions.getStore()?.writes.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: undefined })
     map.delete(key)
   }
 
@@ -244,6 +253,22 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       put(store.authenticators, credentialID, next)
       return copy(next)
     },
+    /** Inside a transaction: waits for the transaction holding the user, then holds it until this one ends. */
+    async lockUser(userId) {
+      const transaction = transactions.getStore()
+      if (!transaction || transaction.held.has(userId)) return
+      const before = userHolds.get(userId) ?? Promise.resolve()
+      let release = () => {}
+      const mine = new Promise<void>((resolve) => {
+        release = () => resolve()
+      })
+      userHolds.set(userId, mine)
+      transaction.held.set(userId, () => {
+        release()
+        if (userHolds.get(userId) === mine) userHolds.delete(userId)
+      })
+      await before
+    },
     async updateAuthenticator(credentialID, update) {
       const current = store.authenticators.get(credentialID)
       if (!current) return null
@@ -277,16 +302,18 @@ export function MemoryAdapter(): MemoryAdapterInstance {
 
     /**
      * All or nothing: on failure, the writes made by `work` (and whatever it awaits) are undone.
-     * A nested call joins the outer transaction.
+     * A nested call joins the outer transaction. The users it locked are released when it ends.
      */
     async transaction(work) {
-      if (transactionWrites.getStore()) return work(adapter)
-      const writes: Write[] = []
+      if (transactions.getStore()) return work(adapter)
+      const transaction: Transaction = { writes: [], held: new Map() }
       try {
-        return await transactionWrites.run(writes, () => work(adapter))
+        return await transactions.run(transaction, () => work(adapter))
       } catch (error) {
-        rollBack(writes)
+        rollBack(transaction.writes)
         throw error
+      } finally {
+        for (const release of transaction.held.values()) release()
       }
     },
   }

@@ -12,7 +12,8 @@ import { twoFactorMethods } from "./two-factor.js"
 import { passwordMethods } from "./passwords.js"
 import { cookieSessionMethods } from "./cookie-sessions.js"
 
-export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction">> {
+/** Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts). */
+export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser">> {
   transaction<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
 }
 

@@ -6,7 +6,9 @@
  * Atomic where it matters: `useVerificationToken` hands a token to exactly one of concurrent
  * callers (DELETE ... RETURNING, or SELECT ... FOR UPDATE then DELETE on MySQL); `transaction`
  * lets the core create a user and link its account together; `deleteUser` removes the user's
- * accounts, sessions and authenticators in one transaction even where foreign keys are off.
+ * accounts, sessions and authenticators in one transaction even where foreign keys are off;
+ * `lockUser` holds the user's row (SELECT ... FOR UPDATE; on SQLite the write lock) for the rest
+ * of a transaction, so two removals of a user's ways to sign in run one after the other.
  */
 import { randomUUID } from "node:crypto"
 import type { CompiledQuery } from "kysely"
@@ -225,6 +227,13 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
       if (!row) return null
       await db.deleteFrom(t.authenticators).where("credential_id", "=", credentialID).execute()
       return toAuthenticator(row, codec)
+    },
+    async lockUser(userId) {
+      // Held until the transaction this adapter is bound to ends; outside one there is nothing to hold.
+      if (!inTransaction) return
+      // SQLite locks the whole database: a write takes its write lock now (a read would not).
+      if (kind === "sqlite") await db.updateTable(t.users).set({ id: userId }).where("id", "=", userId).execute()
+      else await db.selectFrom(t.users).select("id").where("id", "=", userId).forUpdate().execute()
     },
     async updateAuthenticatorCounter(credentialID, counter) {
       // Never lowered: a slower request with an older counter must not undo a newer one.

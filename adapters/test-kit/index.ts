@@ -19,6 +19,7 @@ import { passwordChecks } from "./passwords.js"
 import { passkeyDetailChecks } from "./passkey-details.js"
 import { twoFactorChecks } from "./two-factor.js"
 import { userChecks } from "./users.js"
+import { userLockChecks } from "./user-lock.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
   describe(`${name}: adapter contract`, () => {
@@ -55,7 +56,9 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("password hashes (Gatehouse extension)", () => passwordChecks(context))
     describe("passkey names and last use (Gatehouse extension)", () => passkeyDetailChecks(context))
     describe("two-factor records and recovery codes (Gatehouse extensions)", () => twoFactorChecks(context))
+    describe("holding a user for a transaction (Gatehouse extension)", () => userLockChecks(context))
   })
 }
 
 export { newAccount, newUser, type AdapterContractOptions, type BackDoor, type ContractContext } from "./fixtures.js"
+export { USER_LOCK_CHECK } from "./user-lock.js"

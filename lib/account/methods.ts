@@ -1,20 +1,21 @@
 /**
  * The ways a user can sign in: their linked accounts (OAuth/OIDC, email, credentials) and their
  * passkeys. A passkey is both an authenticator and a `webauthn` account; it counts once. The last
- * way in can never be removed (`LastSignInMethod`): the user would be locked out.
+ * way in can never be removed (`LastSignInMethod`): the user would be locked out. The check and
+ * the removal run together, one per user at a time (per-user.ts).
  */
 import type { AdapterAccount, AdapterAuthenticator } from "../adapters.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { LastSignInMethod, MissingAdapterMethods } from "../errors.js"
-import { accountAdapter } from "./user.js"
+import { accountAdapter, type FullAdapter } from "./user.js"
 
 export interface SignInMethods {
   accounts: AdapterAccount[]
   passkeys: AdapterAuthenticator[]
 }
 
-export async function signInMethods(config: ResolvedConfig, userId: string): Promise<SignInMethods> {
-  const adapter = accountAdapter(config)
+/** The user's ways in, read through `adapter` (by default the configured one; a transaction's while removing one). */
+export async function signInMethods(config: ResolvedConfig, userId: string, adapter: FullAdapter = accountAdapter(config)): Promise<SignInMethods> {
   if (typeof adapter.listAccountsByUserId !== "function") {
     throw new MissingAdapterMethods("The account page needs the adapter method listAccountsByUserId (the memory, SQL and MongoDB adapters have it)")
   }

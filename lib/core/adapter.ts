@@ -41,6 +41,8 @@ export const ADAPTER_METHODS = [
   // Gatehouse extensions: a user's accounts and removing a passkey (reclaiming an unproven account).
   "listAccountsByUserId",
   "deleteAuthenticator",
+  // Gatehouse extension: a user held for the rest of a transaction (removing a way to sign in, issue #24).
+  "lockUser",
   // Gatehouse extension: storing refreshed provider tokens (getAccessToken, issue #17).
   "updateAccountTokens",
   // Gatehouse extension: passkey names and last use (the account page, issue #15).
@@ -63,7 +65,8 @@ export type AdapterMethod = (typeof ADAPTER_METHODS)[number]
 /**
  * An optional Gatehouse extension: run `work` atomically (in one database transaction), with an
  * adapter bound to it. Used to create a user and link its account together; adapters without it
- * get a compensating `deleteUser` when the second step fails.
+ * get a compensating `deleteUser` when the second step fails. With `lockUser` as well, removing a
+ * way to sign in runs in one, the user held (lib/account/per-user.ts).
  */
 export interface TransactionalAdapter extends Adapter {
   transaction?<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
