@@ -120,7 +120,7 @@ describe("a signed-in user adds passkeys", () => {
     await seedPasskey(adapter, ALICE.id, first, 2)
     const browser = new Browser(app)
     expectSignedIn((await passkeySignIn(browser, first)).res)
-    const before = await browser.session()
+    const before = (await browser.session()) as { authTime?: number; amr?: string[] } | null
     expect(events.signIn).toHaveBeenCalledTimes(1)
     const added = [softFor(), softFor(TLS, { flags: { be: true, bs: false } })]
     for (const soft of added) {
@@ -139,7 +139,7 @@ describe("a signed-in user adds passkeys", () => {
     // Adding a passkey is no sign-in: no signIn event, no new session, the sign-in time kept.
     expect(events.signIn).toHaveBeenCalledTimes(1)
     expect(callbacks.jwt).not.toHaveBeenCalledWith(expect.objectContaining({ trigger: "signIn", account: expect.objectContaining({ providerAccountId: added[0]!.id }) }))
-    const after = await browser.session()
+    const after = (await browser.session()) as { user?: { email?: string | null }; authTime?: number; amr?: string[] } | null
     expect(after?.user?.email).toBe(ALICE.email)
     expect(after?.authTime).toBe(before?.authTime)
     expect(after?.amr).toEqual(before?.amr)
