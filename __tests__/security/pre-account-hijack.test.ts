@@ -23,6 +23,7 @@ import Password from "../../lib/providers/password.js"
 import type { AuthConfig } from "../../lib/types.js"
 import type { Provider } from "../../lib/providers/types.js"
 import { credentials } from "../helpers/app.js"
+import { closeTestDatabase, openTestDatabase, uniquePrefix } from "../helpers/databases.js"
 import { linkIn, startSmtp, type SmtpSink } from "../helpers/smtp.js"
 import { formIn } from "../email/support.js"
 import { awayFromStepEdge, codeFor, field } from "../two-factor/support.js"
@@ -31,9 +32,26 @@ import { Browser, TLS, buildApp, passkeySignIn, passkeySignUp, softFor, type Bui
 const VICTIM = "victim@example.com"
 const PASSWORD = "the stranger's long passphrase"
 const sinks: SmtpSink[] = []
+const closing: (() => Promise<void>)[] = []
 afterEach(async () => {
   for (const sink of sinks.splice(0)) await sink.close()
+  for (const close of closing.splice(0)) await close()
 })
+
+/** Where the chains that remove things run: the memory adapter with cookie sessions, and PostgreSQL (in a transaction) with database sessions. */
+const STORAGES = [
+  { name: "memory adapter, cookie sessions", strategy: "jwt" as const, adapter: async () => MemoryAdapter() as MemoryAdapterInstance },
+  {
+    name: "PostgreSQL, database sessions",
+    strategy: "database" as const,
+    adapter: async () => {
+      const prefix = uniquePrefix("hijack")
+      const adapter = await openTestDatabase("postgres", prefix)
+      closing.push(() => closeTestDatabase(adapter, prefix))
+      return adapter as unknown as MemoryAdapterInstance
+    },
+  },
+]
 
 const at = (res: Res) => new URL(res.headers.location ?? "", TLS.origin)
 
@@ -54,6 +72,15 @@ async function linkAt(smtp: SmtpSink, index: number): Promise<URL> {
   return linkIn(mails[index]!)
 }
 
+/** The link of the first mail whose link leads to `pathname` (other mails, such as security notices, are passed over). */
+async function linkTo(smtp: SmtpSink, pathname: string, after = 0): Promise<URL> {
+  for (let count = after + 1; ; count++) {
+    const mail = (await smtp.waitFor(count))[count - 1]!
+    const link = /https?:\/\/\S+/.test(mail.mail.text ?? "") ? linkIn(mail) : undefined
+    if (link?.pathname === pathname) return link
+  }
+}
+
 /** Opens a mailed link and presses its page's button, as a person does. */
 async function useLink(browser: Browser, link: URL): Promise<Res> {
   const opened = await browser.get(`${link.pathname}${link.search}`)
@@ -66,7 +93,7 @@ async function signInByLink(browser: Browser, smtp: SmtpSink, email: string): Pr
   const before = smtp.messages.length
   const asked = await browser.post("/auth/signin/nodemailer", { csrfToken: await browser.csrf(), email })
   expect(at(asked).pathname).toBe("/auth/verify-request")
-  return useLink(browser, await linkAt(smtp, before))
+  return useLink(browser, await linkTo(smtp, "/auth/callback/nodemailer", before))
 }
 
 const passwordSignUp = async (browser: Browser, email: string) =>
@@ -74,6 +101,16 @@ const passwordSignUp = async (browser: Browser, email: string) =>
 
 const passwordSignIn = async (browser: Browser, email: string) =>
   browser.post("/auth/callback/password", { csrfToken: await browser.csrf(), email, password: PASSWORD })
+
+/** Turns on two-factor sign-in for the signed-in browser, as a person does on the setup page. */
+async function enrolTotp(browser: Browser): Promise<void> {
+  const setup = await browser.get("/auth/two-factor/setup")
+  expect(setup.status).toBe(200)
+  const secret = (/id="two-factor-secret">([A-Z2-7 ]+)</.exec(setup.text ?? "")?.[1] ?? "").replace(/ /g, "")
+  await awayFromStepEdge()
+  const enrolled = await browser.post("/auth/two-factor/setup", { csrfToken: field(setup.text!, "csrfToken"), setupToken: field(setup.text!, "setupToken"), intent: "enable", code: codeFor(secret) })
+  expect(enrolled.status).toBe(200)
+}
 
 /** The owner landed on the reclaim notice, and is signed in as the victim. */
 async function expectReclaimed(owner: Browser, res: Res, email = VICTIM): Promise<void> {
@@ -83,11 +120,11 @@ async function expectReclaimed(owner: Browser, res: Res, email = VICTIM): Promis
   expect((await owner.session())?.user?.email).toBe(email)
 }
 
-describe("a password typed before the address was proved", () => {
+describe.each(STORAGES)("a password typed before the address was proved ($name)", (storage) => {
   it("requireVerifiedEmail: false — the owner's magic link reclaims the account: the stranger's password and session stop working", async () => {
     const smtp = await sink()
     const email = Nodemailer({ server: smtp.url, from: "auth@example.test" })
-    const site = app([Password({ email, requireVerifiedEmail: false }), email], MemoryAdapter() as MemoryAdapterInstance)
+    const site = app([Password({ email, requireVerifiedEmail: false }), email], await storage.adapter(), { session: { strategy: storage.strategy } })
 
     // The stranger signs up with the victim's address and signs in at once.
     const stranger = new Browser(site.app)
@@ -113,10 +150,38 @@ describe("a password typed before the address was proved", () => {
     expect((await owner.session())?.user?.email).toBe(VICTIM)
   })
 
+  it("requireVerifiedEmail: false — the owner's reset link takes the account back: the stranger's two-factor enrolment goes with his password", async () => {
+    const smtp = await sink()
+    const email = Nodemailer({ server: smtp.url, from: "auth@example.test" })
+    const site = app([Password({ email, requireVerifiedEmail: false })], await storage.adapter(), { session: { strategy: storage.strategy }, twoFactor: { issuer: "Gatehouse Test" } })
+
+    // The stranger signs up with the victim's address, signs in, and turns on two-factor sign-in.
+    const stranger = new Browser(site.app)
+    expect((await passwordSignUp(stranger, VICTIM)).status).toBe(200)
+    await smtp.waitFor(1)
+    await passwordSignIn(stranger, VICTIM)
+    await enrolTotp(stranger)
+    const user = (await site.adapter.getUserByEmail(VICTIM))!
+    expect(await site.adapter.getTwoFactor(user.id)).not.toBeNull()
+
+    // The owner asks for a reset link and chooses her password.
+    const owner = new Browser(site.app)
+    expect((await owner.post("/auth/forgot-password", { csrfToken: await owner.csrf(), email: VICTIM })).status).toBe(200)
+    const link = await linkTo(smtp, "/auth/reset-password")
+    const opened = await owner.get(`${link.pathname}${link.search}`)
+    const form = formIn(opened.text ?? "")!
+    await expectReclaimed(owner, await owner.post(form.path, { ...form.fields, password: "the owner's own passphrase" }))
+    expect(await site.adapter.getTwoFactor(user.id)).toBeNull()
+    expect(await site.adapter.countRecoveryCodes(user.id)).toBe(0)
+    expect(await stranger.session()).toBeNull()
+    const tried = new Browser(site.app)
+    expect(at(await passwordSignIn(tried, VICTIM)).searchParams.get("error")).toBe("CredentialsSignin")
+  })
+
   it("defaults — the stale sign-up confirmation link, used after the owner proved the address by magic link, links nothing", async () => {
     const smtp = await sink()
     const email = Nodemailer({ server: smtp.url, from: "auth@example.test" })
-    const site = app([Password({ email }), email], MemoryAdapter() as MemoryAdapterInstance)
+    const site = app([Password({ email }), email], await storage.adapter(), { session: { strategy: storage.strategy } })
 
     // The stranger signs up with the victim's address: a confirmation link goes to the victim.
     const stranger = new Browser(site.app)
@@ -146,11 +211,11 @@ describe("a password typed before the address was proved", () => {
   })
 })
 
-describe("the app's credentials user meets a passkey squatter of its address (no email provider)", () => {
+describe.each(STORAGES)("the app's credentials user meets a passkey squatter of its address, no email provider ($name)", (storage) => {
   const ALICE = "alice@example.com" // the credentials user of the test app (id user-alice, password correct-horse)
 
   async function squatted(config: Partial<AuthConfig> = {}) {
-    const site = app([Passkey(), credentials()], MemoryAdapter() as MemoryAdapterInstance, config)
+    const site = app([Passkey(), credentials()], await storage.adapter(), { session: { strategy: storage.strategy }, ...config })
     const soft = softFor()
     const stranger = new Browser(site.app)
     const { res } = await passkeySignUp(stranger, soft, ALICE)
@@ -192,33 +257,24 @@ describe("the app's credentials user meets a passkey squatter of its address (no
   })
 })
 
-describe("reclaim removes the squatter's two-factor enrolment", () => {
+describe.each(STORAGES)("reclaim removes the squatter's two-factor enrolment ($name)", (storage) => {
   it("the owner's magic link is not stopped at the squatter's TOTP challenge; the enrolment and recovery codes are gone", async () => {
     const smtp = await sink()
-    const adapter = MemoryAdapter() as MemoryAdapterInstance
+    const adapter = await storage.adapter()
     const twoFactor = { issuer: "Gatehouse Test" }
+    const session = { strategy: storage.strategy }
     // The site had passkeys only when the stranger came; it added email sign-in later.
-    const before = app([Passkey()], adapter, { twoFactor })
+    const before = app([Passkey()], adapter, { twoFactor, session })
     const soft = softFor()
     const stranger = new Browser(before.app)
     expect((await passkeySignUp(stranger, soft, VICTIM)).res.status).toBe(302)
     // The stranger turns on two-factor sign-in for the squatted user.
-    const setup = await stranger.get("/auth/two-factor/setup")
-    expect(setup.status).toBe(200)
-    const secret = (/id="two-factor-secret">([A-Z2-7 ]+)</.exec(setup.text ?? "")?.[1] ?? "").replace(/ /g, "")
-    await awayFromStepEdge()
-    const enrolled = await stranger.post("/auth/two-factor/setup", {
-      csrfToken: field(setup.text!, "csrfToken"),
-      setupToken: field(setup.text!, "setupToken"),
-      intent: "enable",
-      code: codeFor(secret),
-    })
-    expect(enrolled.status).toBe(200)
+    await enrolTotp(stranger)
     const squatted = (await adapter.getUserByEmail(VICTIM))!
     expect(await adapter.getTwoFactor(squatted.id)).not.toBeNull()
     expect(await adapter.countRecoveryCodes(squatted.id)).toBe(10)
 
-    const after = app([Passkey(), Nodemailer({ server: smtp.url, from: "auth@example.test" })], adapter, { twoFactor })
+    const after = app([Passkey(), Nodemailer({ server: smtp.url, from: "auth@example.test" })], adapter, { twoFactor, session })
     const owner = new Browser(after.app)
     await expectReclaimed(owner, await signInByLink(owner, smtp, VICTIM))
     expect(await adapter.getTwoFactor(squatted.id)).toBeNull()
