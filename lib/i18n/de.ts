@@ -232,6 +232,7 @@ export const de: Messages = {
   "password.error.PasswordTooLong": "Dieses Passwort ist zu lang: höchstens 256 Zeichen.",
   "password.error.BreachedPassword": "Dieses Passwort kommt in bekannten Datenlecks vor. Wählen Sie ein anderes.",
   "password.error.PasswordLinkInvalid": "Dieser Link funktioniert nicht mehr: Er wurde schon benutzt oder ist abgelaufen. Fordern Sie einen neuen an.",
+  "password.error.PasswordLinkSuperseded": "Dieser Bestätigungslink funktioniert nicht mehr: Die Adresse wurde seit dem Versand auf anderem Weg bestätigt, daher wurde sein Passwort nicht übernommen. Melden Sie sich so an wie zuvor, oder wählen Sie über „Passwort vergessen?“ ein Passwort.",
   "password.error.WrongCurrentPassword": "Ihr aktuelles Passwort ist nicht richtig.",
   "password.error.InvalidRequest": "Füllen Sie alle Felder aus und versuchen Sie es erneut.",
   "password.mail.verify.subject": "Bestätigen Sie Ihre E-Mail-Adresse für {site}",
@@ -245,4 +246,3 @@ export const de: Messages = {
   "password.mail.exists.button": "Passwort wählen",
   "password.mail.expires": "Der Link funktioniert nur einmal und läuft am {expires} ab. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.",
 }
-  "password.error.PasswordLinkSuperseded": "Dieser Bestätigungslink funktioniert nicht mehr: Die Adresse wurde seit dem Versand auf anderem Weg bestätigt, daher wurde sein Passwort nicht übernommen. Melden Sie sich so an wie zuvor, oder wählen Sie über „Passwort vergessen?“ ein Passwort.",

@@ -234,6 +234,7 @@ export const en = {
   "password.error.PasswordTooLong": "That password is too long: use at most 256 characters.",
   "password.error.BreachedPassword": "That password appears in known data breaches. Choose another one.",
   "password.error.PasswordLinkInvalid": "That link no longer works: it was used already or it expired. Ask for a new one.",
+  "password.error.PasswordLinkSuperseded": "This confirmation link no longer works: the address was confirmed another way since it was sent, so its password was not added. Sign in the way you did, or choose a password with \"Forgot your password?\".",
   "password.error.WrongCurrentPassword": "Your current password is not right.",
   "password.error.InvalidRequest": "Fill in every field and try again.",
   "password.mail.verify.subject": "Confirm your email address for {site}",
@@ -252,4 +253,3 @@ export type MessageKey = keyof typeof en
 
 /** A full catalog: a text for every key. */
 export type Messages = Readonly<Record<MessageKey, string>>
-  "password.error.PasswordLinkSuperseded": "This confirmation link no longer works: the address was confirmed another way since it was sent, so its password was not added. Sign in the way you did, or choose a password with \"Forgot your password?\".",

@@ -232,6 +232,7 @@ export const es: Messages = {
   "password.error.PasswordTooLong": "Esa contraseña es demasiado larga: use como máximo 256 caracteres.",
   "password.error.BreachedPassword": "Esa contraseña aparece en filtraciones de datos conocidas. Elija otra.",
   "password.error.PasswordLinkInvalid": "Ese enlace ya no funciona: ya se usó o caducó. Pida uno nuevo.",
+  "password.error.PasswordLinkSuperseded": "Este enlace de confirmación ya no funciona: la dirección se confirmó de otra forma después de enviarlo, así que su contraseña no se añadió. Inicia sesión como lo hiciste, o elige una contraseña con «¿Olvidó su contraseña?».",
   "password.error.WrongCurrentPassword": "Su contraseña actual no es correcta.",
   "password.error.InvalidRequest": "Rellene todos los campos e inténtelo de nuevo.",
   "password.mail.verify.subject": "Confirme su dirección de correo para {site}",
@@ -245,4 +246,3 @@ export const es: Messages = {
   "password.mail.exists.button": "Elegir una contraseña",
   "password.mail.expires": "El enlace funciona una sola vez y caduca el {expires}. Si no lo pidió, ignore este correo.",
 }
-  "password.error.PasswordLinkSuperseded": "Este enlace de confirmación ya no funciona: la dirección se confirmó de otra forma después de enviarlo, así que su contraseña no se añadió. Inicia sesión como lo hiciste, o elige una contraseña con «¿Olvidó su contraseña?».",

@@ -232,6 +232,7 @@ export const fr: Messages = {
   "password.error.PasswordTooLong": "Ce mot de passe est trop long : 256 caractères au plus.",
   "password.error.BreachedPassword": "Ce mot de passe figure dans des fuites de données connues. Choisissez-en un autre.",
   "password.error.PasswordLinkInvalid": "Ce lien ne fonctionne plus : il a déjà servi ou il a expiré. Demandez-en un nouveau.",
+  "password.error.PasswordLinkSuperseded": "Ce lien de confirmation ne fonctionne plus : l’adresse a été confirmée autrement depuis son envoi, son mot de passe n’a donc pas été ajouté. Connectez-vous comme vous l’avez fait, ou choisissez un mot de passe avec « Mot de passe oublié ? ».",
   "password.error.WrongCurrentPassword": "Votre mot de passe actuel n’est pas le bon.",
   "password.error.InvalidRequest": "Remplissez tous les champs et réessayez.",
   "password.mail.verify.subject": "Confirmez votre adresse e-mail pour {site}",
@@ -245,4 +246,3 @@ export const fr: Messages = {
   "password.mail.exists.button": "Choisir un mot de passe",
   "password.mail.expires": "Le lien ne sert qu’une fois et expire le {expires}. Si vous ne l’avez pas demandé, ignorez cet e-mail.",
 }
-  "password.error.PasswordLinkSuperseded": "Ce lien de confirmation ne fonctionne plus : l’adresse a été confirmée autrement depuis son envoi, son mot de passe n’a donc pas été ajouté. Connectez-vous comme vous l’avez fait, ou choisissez un mot de passe avec « Mot de passe oublié ? ».",

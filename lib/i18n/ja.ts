@@ -232,6 +232,7 @@ export const ja: Messages = {
   "password.error.PasswordTooLong": "このパスワードは長すぎます。256 文字以内にしてください。",
   "password.error.BreachedPassword": "このパスワードは既知のデータ漏えいに含まれています。別のものを選んでください。",
   "password.error.PasswordLinkInvalid": "このリンクはもう使えません。使用済みか、期限切れです。新しいリンクを依頼してください。",
+  "password.error.PasswordLinkSuperseded": "この確認リンクはもう使えません。送信後に別の方法でアドレスが確認されたため、そのパスワードは追加されませんでした。これまでの方法でログインするか、「パスワードをお忘れですか？」からパスワードを設定してください。",
   "password.error.WrongCurrentPassword": "現在のパスワードが正しくありません。",
   "password.error.InvalidRequest": "すべての項目を入力して、もう一度お試しください。",
   "password.mail.verify.subject": "{site} のメールアドレスの確認",
@@ -245,4 +246,3 @@ export const ja: Messages = {
   "password.mail.exists.button": "パスワードを設定",
   "password.mail.expires": "リンクは一度だけ使え、{expires} に期限切れになります。心当たりがない場合は、このメールを無視してください。",
 }
-  "password.error.PasswordLinkSuperseded": "この確認リンクはもう使えません。送信後に別の方法でアドレスが確認されたため、そのパスワードは追加されませんでした。これまでの方法でログインするか、「パスワードをお忘れですか？」からパスワードを設定してください。",
