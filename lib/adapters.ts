@@ -74,14 +74,16 @@ export interface AdapterCookieSession {
 /**
  * A cookie-session revocation (Gatehouse extension), kept until `expires` (when every session it
  * ends would have expired anyway): kind `"session"` ends the session whose `sid` is `key`; kind
- * `"user"` ends every session of the user `key` that started before `notBefore`.
+ * `"user"` ends every session of the user `key` that started before `notBefore`; kind `"spare"`
+ * (recorded just before a `"user"` one, by "sign out everywhere else") keeps the session whose
+ * `sid` is `key` from the user's revocations up to `notBefore`. An adapter stores `kind` as given.
  */
 export interface AdapterSessionRevocation {
   /** Unique (made by Gatehouse). */
   id: string
-  kind: "session" | "user"
+  kind: "session" | "user" | "spare"
   key: string
-  /** Kind `"user"` only (null for `"session"`). */
+  /** Kinds `"user"` and `"spare"` (null for `"session"`). */
   notBefore: Date | null
   /** When it was recorded (Gatehouse's clock): what `listSessionRevocations({ since })` compares. */
   createdAt: Date

@@ -64,6 +64,7 @@ export const ERROR_TYPES = [
   "RecentSignInRequired",
   "RecoveryCodeUsed",
   "RefreshTokenError",
+  "RevocationPending",
   "SessionNotFound",
   "SessionRequired",
   "SessionTokenError",
@@ -184,6 +185,14 @@ export class RecentSignInRequired extends SignInError {
  */
 export class StoreUnavailable extends AuthError {
   static type = "StoreUnavailable" as const
+}
+/**
+ * The shared store (Redis, or the database behind the adapter store) did not take a revocation:
+ * this process refuses the sessions at once and writes it when the store answers, but it is not
+ * yet durable, so the action ("sign out everywhere else", `revokeUserSessions`) is not confirmed (503).
+ */
+export class RevocationPending extends AuthError {
+  static type = "RevocationPending" as const
 }
 export class CallbackRouteError extends AuthError {
   static type = "CallbackRouteError" as const

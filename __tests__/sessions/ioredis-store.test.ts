@@ -48,7 +48,7 @@ describe("RedisStore with ioredis", () => {
     await a.putSession!("user-io", { sid: "sid-io-000000000000000000", createdAt: now, lastSeenAt: now, expires: now + 60_000, userAgent: "io/1.0", ip: null }, 60)
     expect(await b.listSessions!("user-io")).toEqual([expect.objectContaining({ sid: "sid-io-000000000000000000", userAgent: "io/1.0" })])
     await a.revokeSid!("sid-io-000000000000000000", 60)
-    expect(await b.revocation!("sid-io-000000000000000000", "user-io")).toEqual({ revoked: true, notBefore: 0 })
+    expect(await b.revocation!("sid-io-000000000000000000", "user-io")).toEqual({ revoked: true, notBefore: 0, spared: 0 })
     await a.publish!("hello from A")
     for (let attempt = 0; attempt < 100 && !received.length; attempt++) await new Promise((resume) => setTimeout(resume, 5))
     expect(received).toEqual(["hello from A"])

@@ -48,7 +48,7 @@ export function cookieSessionMethods(handles: () => Promise<Handles>, opts: { se
       return found.map(
         (doc): AdapterSessionRevocation => ({
           id: String(doc._id),
-          kind: doc.kind === "user" ? "user" : "session",
+          kind: doc.kind === "user" || doc.kind === "spare" ? doc.kind : "session",
           key: String(doc.key),
           notBefore: doc.notBefore ? date(doc.notBefore) : null,
           createdAt: date(doc.createdAt),

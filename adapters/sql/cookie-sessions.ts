@@ -15,12 +15,14 @@ type CookieSessionMethods = Required<Pick<Adapter, "putCookieSession" | "listCoo
 
 const SWEEP_EVERY_MS = 60_000
 
+const revocationKind = (kind: string): AdapterSessionRevocation["kind"] => (kind === "user" || kind === "spare" ? kind : "session")
+
 export function cookieSessionMethods(db: AnyDb, t: TableNames, codec: Codec): CookieSessionMethods {
   const kind = kindOf(db)
   let sweptAt = 0
   const toRevocation = (row: Record<string, unknown>): AdapterSessionRevocation => ({
     id: str(row.id),
-    kind: str(row.kind) === "user" ? "user" : "session",
+    kind: revocationKind(str(row.kind)),
     key: str(row.subject),
     notBefore: row.not_before === null || row.not_before === undefined ? null : codec.toDate(row.not_before),
     createdAt: codec.toDate(row.created_at),

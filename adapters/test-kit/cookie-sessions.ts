@@ -76,4 +76,11 @@ export function cookieSessionChecks({ adapter, check }: ContractContext): void {
     expect(await adapter().listSessionRevocations({ keys: [user.key, expired.key, randomUUID()] })).toEqual([user])
     expect(await adapter().listSessionRevocations({ keys: [] })).toEqual([])
   })
+
+  check('a revocation of kind "spare" (the session "sign out everywhere else" keeps) comes back as written', async () => {
+    const now = Date.now()
+    const spare = revocation({ kind: "spare", notBefore: second(now), createdAt: second(now) })
+    await adapter().addSessionRevocation(spare)
+    expect(await adapter().listSessionRevocations({ keys: [spare.key] })).toEqual([spare])
+  })
 }

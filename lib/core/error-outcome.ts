@@ -48,6 +48,8 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   AdapterError: { page: "error", status: 503 },
   // The shared store is down and a single use cannot be checked across processes (passkeys).
   StoreUnavailable: { page: "error", status: 503 },
+  // A revocation the shared store did not take: kept and retried, but not confirmed.
+  RevocationPending: { page: "error", status: 503 },
   // The account page (issue #15): no adapter, no users to manage; a stale sign-in for deletion.
   AccountPageUnavailable: { page: "error", status: 501 },
   RecentSignInRequired: { page: "signIn", status: 403 },

@@ -181,6 +181,8 @@ export const en = {
   "error.ProviderTimeout.message": "Signing in with this provider failed because it took too long or sent an answer we could not accept. Please try again, or choose another way to sign in.",
   "error.StoreUnavailable.heading": "Temporarily unavailable",
   "error.StoreUnavailable.message": "Passkey sign-in is unavailable for a moment. Please try again shortly, or use another way to sign in.",
+  "error.RevocationPending.heading": "Not confirmed yet",
+  "error.RevocationPending.message": "Your other sessions could not be signed out everywhere just now: this server refuses them already and keeps trying. Please try again in a moment to confirm.",
   "error.AccountPageUnavailable.heading": "Account page unavailable",
   "error.AccountPageUnavailable.message": "This site does not keep accounts that can be managed here.",
   "error.default.heading": "Something went wrong",

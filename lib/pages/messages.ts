@@ -39,7 +39,7 @@ export const SIGNIN_ERROR_TYPES = Object.freeze([
 ] as const)
 
 /** Values the error page explains, with their status; anything else gets the default page (200). */
-export const ERROR_PAGE_STATUS: Readonly<Record<string, number>> = Object.freeze({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503, StoreUnavailable: 503, AccountPageUnavailable: 501, ProviderRedirectRefused: 502, ProviderResponseTooLarge: 502, ProviderTimeout: 504 })
+export const ERROR_PAGE_STATUS: Readonly<Record<string, number>> = Object.freeze({ Configuration: 500, AccessDenied: 403, Verification: 403, AdapterError: 503, StoreUnavailable: 503, RevocationPending: 503, AccountPageUnavailable: 501, ProviderRedirectRefused: 502, ProviderResponseTooLarge: 502, ProviderTimeout: 504 })
 
 /** `table[key]` only for the table's own entries: `constructor` or `__proto__` select nothing. */
 export function own<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {

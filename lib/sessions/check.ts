@@ -1,11 +1,12 @@
 /**
  * The revocation check of a cookie session read: is the token's `sid` revoked, or was the session
- * created before its user's "not before" time? Answered from this process's cache when it can
+ * created before its user's "not before" time (and not spared from it)? Answered from this process's cache when it can
  * (no store round trip), from the shared store otherwise (one round trip, then cached).
  */
 import type { JWT } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { CLOCK_TOLERANCE } from "../jwt/codec.js"
+import { revokedBy } from "../state/types.js"
 import { sessionIdTime } from "./ids.js"
 import { runtimeOf } from "./runtime.js"
 
@@ -41,6 +42,6 @@ export function cookieSessionRevoked(config: ResolvedConfig, token: JWT, created
   if (!asked) return false
   return asked.then((state) => {
     runtime.revocations.learn(sid, userId, state, now)
-    return state.revoked || state.notBefore > createdAt
+    return revokedBy(state, createdAt)
   })
 }

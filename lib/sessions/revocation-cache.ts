@@ -5,12 +5,25 @@
  * A revocation learnt is kept (until evicted: the store still has it). Bounded: the oldest
  * entries go first. With the adapter store (no shared store), its feed of every live revocation
  * answers before the per-entry freshness (see lib/state/revocation-feed.ts).
+ *
+ * A user's "not before" ends the sessions created before it, except the one it spares (the
+ * session that asked for "sign out everywhere else"). A revocation announced (pub/sub, or made
+ * here) says which session it spares, if any; one learnt from the store's answer about another
+ * session does not, and then a session is read as ended by it only when this process knows,
+ * freshly, that the session is not spared; otherwise the store is asked. A session found ended
+ * that way is remembered as revoked (nothing can bring it back).
  */
 import type { RevocationFeed, RevocationState } from "../state/types.js"
 
 /** How long a "not revoked" answer is trusted: the worst-case delay of a revocation. */
 export const REVOCATION_REFRESH_MS = 1000
 const MAX_ENTRIES = 10_000
+
+/** A user's "not before" and the one session it spares: a sid, null for none, undefined when not known here. */
+interface UserMark {
+  notBefore: number
+  spare: string | null | undefined
+}
 
 interface Known<T> {
   value: T
@@ -30,7 +43,9 @@ function fresh(known: Known<unknown> | undefined, key: string | undefined, now: 
 
 export class RevocationCache {
   readonly #sids = new Map<string, Known<boolean>>()
-  readonly #users = new Map<string, Known<number>>()
+  readonly #users = new Map<string, Known<UserMark>>()
+  /** sid -> the highest "not before" it is spared from (0: none), as last learnt. */
+  readonly #spared = new Map<string, Known<number>>()
 
   /** `feed`: the store holds every live revocation in this process (the adapter store), and answers first. */
   constructor(private readonly feed?: RevocationFeed) {}
@@ -43,7 +58,19 @@ export class RevocationCache {
     const bySid = sid === undefined ? undefined : this.#sids.get(sid)
     if (bySid?.value) return true
     const byUser = userId === undefined ? undefined : this.#users.get(userId)
-    if (byUser && byUser.value > createdAt) return true
+    if (byUser && byUser.value.notBefore > createdAt) {
+      const mark = byUser.value
+      const spared = sid === undefined ? undefined : this.#spared.get(sid)
+      if (spared === undefined || spared.value < mark.notBefore) {
+        // Not spared as far as this process knows: certain when the revocation said which session
+        // it spares, or when what is known of this one is fresh (or there is no sid).
+        if (sid === undefined || (mark.spare !== undefined && mark.spare !== sid) || (spared !== undefined && now - spared.at < REVOCATION_REFRESH_MS)) {
+          if (sid !== undefined) put(this.#sids, sid, true, now)
+          return true
+        }
+        return undefined
+      }
+    }
     if (this.feed) {
       const fromFeed = this.feed.check(sid, userId, createdAt, now)
       if (fromFeed !== undefined) return fromFeed
@@ -53,17 +80,32 @@ export class RevocationCache {
 
   /** Records the store's answer. */
   learn(sid: string | undefined, userId: string | undefined, state: RevocationState, now: number): void {
-    if (sid !== undefined) put(this.#sids, sid, state.revoked, now)
-    if (userId !== undefined) this.noteUser(userId, state.notBefore, now)
+    if (sid !== undefined) {
+      put(this.#sids, sid, state.revoked, now)
+      this.spare(sid, state.spared ?? 0, now)
+    }
+    if (userId !== undefined) this.#mark(userId, state.notBefore, now, undefined)
+  }
+
+  /** `sid` is spared from the user's "not before" up to `notBefore` (never moved back). */
+  spare(sid: string, notBefore: number, now = Date.now()): void {
+    const known = this.#spared.get(sid)
+    put(this.#spared, sid, Math.max(known?.value ?? 0, notBefore), now)
   }
 
   revokeSid(sid: string, now = Date.now()): void {
     put(this.#sids, sid, true, now)
   }
 
-  /** A user's "not before" (never moved back). */
-  noteUser(userId: string, notBefore: number, now = Date.now()): void {
-    const known = this.#users.get(userId)
-    put(this.#users, userId, Math.max(known?.value ?? 0, notBefore), now)
+  /** A user's "not before" as announced (never moved back), and the session it spares (`null`: none). */
+  noteUser(userId: string, notBefore: number, now = Date.now(), spare: string | null = null): void {
+    this.#mark(userId, notBefore, now, spare)
+  }
+
+  /** `spare` undefined: not known (learnt from the store's answer about some session). */
+  #mark(userId: string, notBefore: number, now: number, spare: string | null | undefined): void {
+    const known = this.#users.get(userId)?.value
+    const mark = !known || notBefore > known.notBefore ? { notBefore, spare } : known.spare === undefined && notBefore === known.notBefore ? { notBefore, spare } : known
+    put(this.#users, userId, mark, now)
   }
 }

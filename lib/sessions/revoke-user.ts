@@ -15,6 +15,7 @@ import { countRevocation } from "../telemetry/counts.js"
 import { InvalidRequest } from "../errors.js"
 import { sessionAdapter } from "./adapter.js"
 import { longestSessionSeconds } from "./check.js"
+import { failureOf } from "./revoke.js"
 import { announce } from "./runtime.js"
 
 export async function endUserSessions(config: ResolvedConfig, userId: string): Promise<void> {
@@ -25,10 +26,13 @@ export async function endUserSessions(config: ResolvedConfig, userId: string): P
   } else {
     const now = Date.now()
     const store = config.store
-    await store.revokeUser?.(userId, now, longestSessionSeconds(config, now))
+    // Announced in this process even when the shared store did not take it (then kept and
+    // retried there, and the call rejects with RevocationPending: not confirmed).
+    const failure = await failureOf(store.revokeUser?.(userId, now, longestSessionSeconds(config, now)))
     await announce(config, { user: userId, notBefore: now })
     const listed = (await store.listSessions?.(userId)) ?? []
     if (listed.length) await store.removeSessions?.(userId, listed.map((record) => record.sid))
+    if (failure) throw failure
   }
   countRevocation(config, "user")
   await fireEvent(config, "revokeSession", { userId, scope: "user" })

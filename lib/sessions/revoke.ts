@@ -2,6 +2,11 @@
  * Ending sessions of the signed-in user: one by id (only among their own: any other id, another
  * user's included, is `SessionNotFound`, the same answer whatever the reason), or all but the
  * current one. Every process sees it at once (pub/sub), and the `revokeSession` event fires.
+ *
+ * Cookie sessions, "everywhere else": the user's "not before" moves to now, sparing only the
+ * current session, so every other session ends, listed or not (a record lost, or past the memory
+ * store's 100 per user). A revocation the shared store did not take is applied in this process
+ * and kept until written, and the action answers `RevocationPending` (503), never success.
  */
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
@@ -19,13 +24,24 @@ function ownerOf(identity: SessionIdentity): string {
   return identity.userId
 }
 
+/** The error of `work`, or undefined when it succeeded: a revocation is announced in this process even when the store did not take it. */
+export async function failureOf(work: Promise<unknown> | undefined): Promise<unknown> {
+  try {
+    await work
+    return undefined
+  } catch (error) {
+    return error ?? new Error("revocation failed")
+  }
+}
+
 /** Ends a cookie session by sid: revoked until it would have expired, its record removed. */
 async function endCookieSession(config: ResolvedConfig, userId: string, sid: string, expires: number | undefined): Promise<void> {
   const now = Date.now()
   const ttl = expires ? Math.max(1, Math.ceil((expires - now) / 1000) + CLOCK_TOLERANCE) : longestSessionSeconds(config, now)
-  await config.store.revokeSid?.(sid, ttl)
+  const failure = await failureOf(config.store.revokeSid?.(sid, ttl))
   await announce(config, { sid })
   await config.store.removeSessions?.(userId, [sid])
+  if (failure) throw failure
 }
 
 export async function revokeOwnSession(config: ResolvedConfig, identity: SessionIdentity, id: unknown): Promise<void> {
@@ -56,13 +72,25 @@ export async function revokeOwnOtherSessions(config: ResolvedConfig, identity: S
     await announce(config, { user: userId, notBefore: 0 })
   } else {
     const others = ((await config.store.listSessions?.(userId)) ?? []).filter((record) => record.sid !== identity.sid)
-    for (const record of others) await endCookieSession(config, userId, record.sid, record.expires)
     ended = others.length
-    // Sessions started before this one, recorded or not (cookies made before sids), end too.
-    const notBefore = identity.createdAt ?? 0
-    if (notBefore > 0) {
-      await config.store.revokeUser?.(userId, notBefore, longestSessionSeconds(config))
-      await announce(config, { user: userId, notBefore })
+    const spare = identity.sid
+    if (spare) {
+      // Every session started before now, listed or not, but this one.
+      const now = Date.now()
+      const failure = await failureOf(config.store.revokeUser?.(userId, now, longestSessionSeconds(config, now), spare))
+      await announce(config, { user: userId, notBefore: now, spare })
+      if (others.length) await config.store.removeSessions?.(userId, others.map((record) => record.sid))
+      if (failure) throw failure
+    } else {
+      // A current cookie made before session ids cannot be spared by name: the listed sessions
+      // end one by one, and every session started before this one.
+      for (const record of others) await endCookieSession(config, userId, record.sid, record.expires)
+      const notBefore = identity.createdAt ?? 0
+      if (notBefore > 0) {
+        const failure = await failureOf(config.store.revokeUser?.(userId, notBefore, longestSessionSeconds(config)))
+        await announce(config, { user: userId, notBefore })
+        if (failure) throw failure
+      }
     }
   }
   countRevocation(config, "others", ended)

@@ -6,13 +6,14 @@
  *
  * Messages (JSON): `{"sid": id}` ends one session (cookie sid, or a database session's id);
  * `{"user": id, "notBefore": ms}` ends the user's sessions created before `notBefore` (0: only
- * drop cached database sessions of the user, some of which were deleted).
+ * drop cached database sessions of the user, some of which were deleted); with `"spare": sid`,
+ * all but that one ("sign out everywhere else").
  */
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { DatabaseSessionCache } from "./database-cache.js"
 import { RevocationCache } from "./revocation-cache.js"
 
-export type RevocationMessage = { sid: string } | { user: string; notBefore: number }
+export type RevocationMessage = { sid: string } | { user: string; notBefore: number; spare?: string }
 
 export interface SessionRuntime {
   readonly revocations: RevocationCache
@@ -26,7 +27,8 @@ function apply(runtime: SessionRuntime, message: RevocationMessage): void {
     runtime.revocations.revokeSid(message.sid)
     runtime.databaseSessions.dropSid(message.sid)
   } else {
-    if (message.notBefore > 0) runtime.revocations.noteUser(message.user, message.notBefore)
+    if (message.spare !== undefined) runtime.revocations.spare(message.spare, message.notBefore)
+    if (message.notBefore > 0) runtime.revocations.noteUser(message.user, message.notBefore, Date.now(), message.spare ?? null)
     runtime.databaseSessions.dropUser(message.user)
   }
 }
@@ -35,7 +37,9 @@ function parse(text: string): RevocationMessage | null {
   try {
     const message = JSON.parse(text) as Record<string, unknown>
     if (typeof message.sid === "string") return { sid: message.sid }
-    if (typeof message.user === "string" && typeof message.notBefore === "number") return { user: message.user, notBefore: message.notBefore }
+    if (typeof message.user === "string" && typeof message.notBefore === "number") {
+      return typeof message.spare === "string" ? { user: message.user, notBefore: message.notBefore, spare: message.spare } : { user: message.user, notBefore: message.notBefore }
+    }
   } catch {
     // not one of ours
   }

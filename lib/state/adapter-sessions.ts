@@ -6,18 +6,29 @@
  * `addSessionRevocation`, `listSessionRevocations`), so processes sharing only the database share
  * revocation. Reads never wait on the database per request: see `revocation-feed.ts`.
  *
+ * A revocation the database does not take is held by this process's feed at once (so this process
+ * refuses the session), kept and written again every second until the database takes it
+ * (`PendingWrites`), and answered with `RevocationPending`, so an action that must be durable is
+ * not confirmed. A retry that finds the row already there (the first write timed out but landed)
+ * counts as written.
+ *
  * An adapter without these methods (an Auth.js adapter): this process's memory keeps them, as
  * before (`session-revocation-local` warns in production); an adapter with only some of them is
  * refused at start-up (`MissingAdapterMethods`).
  */
 import { randomUUID } from "node:crypto"
-import type { Adapter, AdapterCookieSession } from "../adapters.js"
+import type { Adapter, AdapterCookieSession, AdapterSessionRevocation } from "../adapters.js"
 import type { LoggerInstance } from "../core/logger.js"
-import { MissingAdapterMethods } from "../errors.js"
+import { AdapterError, MissingAdapterMethods, RevocationPending } from "../errors.js"
 import type { WarningCode } from "../warnings.js"
 import { MemoryStore } from "./memory.js"
+import { PendingWrites, within } from "./pending-writes.js"
 import { AdapterRevocationFeed } from "./revocation-feed.js"
 import type { StateStore, StoredSession } from "./types.js"
+
+/** How long a retried write may take before the retry counts as failed. */
+const RETRY_TIMEOUT_MS = 5000
+const LOG_EVERY_MS = 60_000
 
 export const COOKIE_SESSION_METHODS = ["putCookieSession", "listCookieSessions", "deleteCookieSessions", "addSessionRevocation", "listSessionRevocations"] as const
 
@@ -41,11 +52,33 @@ function toStored(session: AdapterCookieSession): StoredSession & { user?: strin
 export function adapterSessionStore(adapter: CookieSessionAdapter, logger: Pick<LoggerInstance, "error">): StateStore & { revocationFeed: AdapterRevocationFeed } {
   const local = new MemoryStore()
   const feed = new AdapterRevocationFeed(adapter, logger)
-  const revoke = async (kind: "session" | "user", key: string, notBefore: number | null, ttlSeconds: number) => {
+  const pending = new PendingWrites(() => void pending.flush((write) => within(RETRY_TIMEOUT_MS, write)).catch(() => undefined))
+  let lastLogged = -Infinity
+  // A retry: written unless the database already has it.
+  const rewrite = (revocation: AdapterSessionRevocation) => async () => {
+    try {
+      await adapter.addSessionRevocation(revocation)
+    } catch (error) {
+      const found = await adapter.listSessionRevocations({ keys: [revocation.key] })
+      if (!found.some((row) => row.id === revocation.id)) throw error
+    }
+  }
+  const revoke = async (rows: Array<{ kind: AdapterSessionRevocation["kind"]; key: string; notBefore: number | null }>, ttlSeconds: number) => {
     const now = Date.now()
-    const revocation = { id: randomUUID(), kind, key, notBefore: notBefore === null ? null : new Date(notBefore), createdAt: new Date(now), expires: new Date(now + Math.max(1, ttlSeconds) * 1000) }
-    feed.note(revocation)
-    await adapter.addSessionRevocation(revocation)
+    const revocations = rows.map(({ kind, key, notBefore }): AdapterSessionRevocation => ({ id: randomUUID(), kind, key, notBefore: notBefore === null ? null : new Date(notBefore), createdAt: new Date(now), expires: new Date(now + Math.max(1, ttlSeconds) * 1000) }))
+    for (const revocation of revocations) feed.note(revocation)
+    for (const [index, revocation] of revocations.entries()) {
+      try {
+        await adapter.addSessionRevocation(revocation)
+      } catch (error) {
+        for (const rest of revocations.slice(index)) pending.add(rewrite(rest))
+        if (Date.now() - lastLogged >= LOG_EVERY_MS) {
+          lastLogged = Date.now()
+          logger.error(new AdapterError("Recording a session revocation in the database failed; this process refuses the session and writes it when the database answers", { cause: { err: error } }))
+        }
+        throw new RevocationPending("The database did not take the revocation; this process refuses the session and writes it when the database answers")
+      }
+    }
   }
   return {
     revocationFeed: feed,
@@ -74,8 +107,10 @@ export function adapterSessionStore(adapter: CookieSessionAdapter, logger: Pick<
     async removeSessions(userId, sids) {
       if (sids.length) await adapter.deleteCookieSessions(userId, [...sids])
     },
-    revokeSid: (sid, ttlSeconds) => revoke("session", sid, null, ttlSeconds),
-    revokeUser: (userId, notBefore, ttlSeconds) => revoke("user", userId, notBefore, ttlSeconds),
+    revokeSid: (sid, ttlSeconds) => revoke([{ kind: "session", key: sid, notBefore: null }], ttlSeconds),
+    // The spare first: the user's revocation never reaches a process before the session it spares.
+    revokeUser: (userId, notBefore, ttlSeconds, spare) =>
+      revoke([...(spare === undefined ? [] : [{ kind: "spare" as const, key: spare, notBefore }]), { kind: "user", key: userId, notBefore }], ttlSeconds),
     revocation: (sid, userId) => feed.state(sid, userId),
     // Other processes learn by polling the database; nothing to push.
     publish: async () => undefined,

@@ -23,6 +23,8 @@ export class MemorySessionState implements SessionStateStore {
   readonly #sessions = new Map<string, Map<string, StoredSession>>()
   readonly #revoked = new Map<string, number>()
   readonly #notBefore = new Map<string, Expiring<number>>()
+  /** sid -> the "not before" it is spared from (the session that asked for "sign out everywhere else"). */
+  readonly #spared = new Map<string, Expiring<number>>()
   readonly #listeners = new Set<(message: string) => void>()
 
   constructor(readonly maxEntries = 100_000) {}
@@ -61,8 +63,9 @@ export class MemorySessionState implements SessionStateStore {
     this.#revoked.set(sid, now + ttlSeconds * 1000)
   }
 
-  async revokeUser(userId: string, notBefore: number, ttlSeconds: number): Promise<void> {
+  async revokeUser(userId: string, notBefore: number, ttlSeconds: number, spare?: string): Promise<void> {
     const now = Date.now()
+    if (spare !== undefined) raise(this.#spared, spare, notBefore, now + ttlSeconds * 1000, now, this.maxEntries)
     const current = this.#notBefore.get(userId)
     const value = current && current.until > now ? Math.max(current.value, notBefore) : notBefore
     if (!current && this.#notBefore.size >= this.maxEntries) {
@@ -75,7 +78,8 @@ export class MemorySessionState implements SessionStateStore {
     const now = Date.now()
     const until = sid === undefined ? undefined : this.#revoked.get(sid)
     const entry = userId === undefined ? undefined : this.#notBefore.get(userId)
-    return { revoked: until !== undefined && until > now, notBefore: entry && entry.until > now ? entry.value : 0 }
+    const spared = sid === undefined ? undefined : this.#spared.get(sid)
+    return { revoked: until !== undefined && until > now, notBefore: entry && entry.until > now ? entry.value : 0, spared: spared && spared.until > now ? spared.value : 0 }
   }
 
   async publish(message: string): Promise<void> {
@@ -93,4 +97,12 @@ export class MemorySessionState implements SessionStateStore {
       if (!sessions.size) this.#sessions.delete(userId)
     }
   }
+}
+
+/** Sets `key` to at least `value` (never moved back), kept until at least `until`; sweeps expired entries when full. */
+function raise(map: Map<string, Expiring<number>>, key: string, value: number, until: number, now: number, maxEntries: number): void {
+  const current = map.get(key)
+  const live = current && current.until > now ? current : undefined
+  if (!current && map.size >= maxEntries) for (const [other, entry] of map) if (entry.until <= now) map.delete(other)
+  map.set(key, { value: Math.max(live?.value ?? 0, value), until: Math.max(live?.until ?? 0, until) })
 }

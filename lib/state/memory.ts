@@ -99,8 +99,8 @@ export class MemoryStore implements StateStore {
   revokeSid(sid: string, ttlSeconds: number): Promise<void> {
     return this.#sessions.revokeSid(sid, ttlSeconds)
   }
-  revokeUser(userId: string, notBefore: number, ttlSeconds: number): Promise<void> {
-    return this.#sessions.revokeUser(userId, notBefore, ttlSeconds)
+  revokeUser(userId: string, notBefore: number, ttlSeconds: number, spare?: string): Promise<void> {
+    return this.#sessions.revokeUser(userId, notBefore, ttlSeconds, spare)
   }
   revocation(sid: string | undefined, userId: string | undefined): Promise<RevocationState> {
     return this.#sessions.revocation(sid, userId)

@@ -8,6 +8,10 @@
  * traffic never waits (the poll is started in the background half a second in). Only a read that
  * finds the feed more than a second old waits, for that one shared poll.
  *
+ * A user's revocation does not end the session it spares (kind "spare", written just before it by
+ * "sign out everywhere else"): past the bound, where a spare may be missing here, only the
+ * database's answer ends such a session.
+ *
  * Polls look back `OVERLAP_MS` before the previous poll's start (applying a revocation twice
  * changes nothing), so a row committed a little after the time stamped on it, or stamped by a
  * process whose clock is behind, is still seen.
@@ -52,6 +56,8 @@ export class AdapterRevocationFeed implements RevocationFeed {
   readonly #sids = new Map<string, number>()
   /** userId -> the user's "not before" time and when it expires (ms). */
   readonly #users = new Map<string, { notBefore: number; expires: number }>()
+  /** sid -> the highest "not before" it is spared from, and when that expires (ms). */
+  readonly #spared = new Map<string, { notBefore: number; expires: number }>()
   /** When the last successful poll started (ms). */
   #syncedAt = -Infinity
   /** Whether every live revocation is held here (false before the first load, and past the bound). */
@@ -84,12 +90,15 @@ export class AdapterRevocationFeed implements RevocationFeed {
     const user = userId === undefined ? undefined : this.#users.get(userId)
     let revoked = sid !== undefined && (this.#sids.get(sid) ?? 0) > now
     let notBefore = user && user.expires > now ? user.notBefore : 0
+    const spare = sid === undefined ? undefined : this.#spared.get(sid)
+    let spared = spare && spare.expires > now ? spare.notBefore : 0
     for (const row of rows) {
       if (row.expires.getTime() <= now) continue
       if (row.kind === "session" && row.key === sid) revoked = true
       if (row.kind === "user" && row.key === userId) notBefore = Math.max(notBefore, row.notBefore?.getTime() ?? 0)
+      if (row.kind === "spare" && row.key === sid) spared = Math.max(spared, row.notBefore?.getTime() ?? 0)
     }
-    return { revoked, notBefore }
+    return { revoked, notBefore, spared }
   }
 
   /** A revocation made on this process (also recorded in the database by the caller). */
@@ -118,6 +127,7 @@ export class AdapterRevocationFeed implements RevocationFeed {
       if (this.#loaded) {
         this.#sids.clear()
         this.#users.clear()
+        this.#spared.clear()
       }
       this.#complete = true
       this.#loaded = true
@@ -135,18 +145,19 @@ export class AdapterRevocationFeed implements RevocationFeed {
       const known = this.#sids.get(row.key)
       if (known === undefined && !this.#room()) return
       this.#sids.set(row.key, Math.max(known ?? 0, expires))
-    } else if (row.kind === "user") {
-      const known = this.#users.get(row.key)
+    } else if (row.kind === "user" || row.kind === "spare") {
+      const map = row.kind === "user" ? this.#users : this.#spared
+      const known = map.get(row.key)
       if (known === undefined && !this.#room()) return
-      this.#users.set(row.key, { notBefore: Math.max(known?.notBefore ?? 0, row.notBefore?.getTime() ?? 0), expires: Math.max(known?.expires ?? 0, expires) })
+      map.set(row.key, { notBefore: Math.max(known?.notBefore ?? 0, row.notBefore?.getTime() ?? 0), expires: Math.max(known?.expires ?? 0, expires) })
     }
   }
 
   /** Room for one more entry; when there is none, the feed is incomplete from now on (until a full reload fits). */
   #room(): boolean {
-    if (this.#sids.size + this.#users.size < this.maxEntries) return true
+    if (this.#entries < this.maxEntries) return true
     this.#prune(Date.now())
-    if (this.#sids.size + this.#users.size < this.maxEntries) return true
+    if (this.#entries < this.maxEntries) return true
     if (this.#complete) {
       this.#complete = false
       this.#reloadAt = Date.now() + RELOAD_MS
@@ -155,10 +166,15 @@ export class AdapterRevocationFeed implements RevocationFeed {
     return false
   }
 
+  get #entries(): number {
+    return this.#sids.size + this.#users.size + this.#spared.size
+  }
+
   #prune(now: number): void {
     this.#prunedAt = now
     for (const [sid, expires] of this.#sids) if (expires <= now) this.#sids.delete(sid)
     for (const [userId, entry] of this.#users) if (entry.expires <= now) this.#users.delete(userId)
+    for (const [sid, entry] of this.#spared) if (entry.expires <= now) this.#spared.delete(sid)
   }
 
   async #lookUp(sid: string | undefined, userId: string | undefined): Promise<AdapterSessionRevocation[]> {
@@ -175,7 +191,11 @@ export class AdapterRevocationFeed implements RevocationFeed {
   #revoked(sid: string | undefined, userId: string | undefined, createdAt: number, now: number): boolean {
     if (sid !== undefined && (this.#sids.get(sid) ?? 0) > now) return true
     const user = userId === undefined ? undefined : this.#users.get(userId)
-    return user !== undefined && user.expires > now && user.notBefore > createdAt
+    if (user === undefined || user.expires <= now || user.notBefore <= createdAt) return false
+    const spare = sid === undefined ? undefined : this.#spared.get(sid)
+    if (spare !== undefined && spare.expires > now && spare.notBefore >= user.notBefore) return false
+    // Past the bound, this sid's spare may be missing here: the database answers (see state()).
+    return this.#complete || sid === undefined
   }
 
   #failed(error: unknown): void {
@@ -190,6 +210,6 @@ export class AdapterRevocationFeed implements RevocationFeed {
 
   /** For tests and diagnostics: live revocations held, and whether that is all of them. */
   get size(): { entries: number; complete: boolean } {
-    return { entries: this.#sids.size + this.#users.size, complete: this.#complete }
+    return { entries: this.#entries, complete: this.#complete }
   }
 }

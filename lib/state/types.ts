@@ -30,10 +30,20 @@ export interface StoredSession {
   ip: string | null
 }
 
-/** What is known about a session's revocation: its `sid` revoked, and the user's "not before" time (ms; 0 for none). */
+/**
+ * What is known about a session's revocation: its `sid` revoked, the user's "not before" time
+ * (ms; 0 for none), and `spared`: the highest "not before" time the `sid` is spared from (the
+ * session that asked for "sign out everywhere else"; 0 or absent for none).
+ */
 export interface RevocationState {
   revoked: boolean
   notBefore: number
+  spared?: number
+}
+
+/** True when `state` ends the session that started at `createdAt` (ms). */
+export function revokedBy(state: RevocationState, createdAt: number): boolean {
+  return state.revoked || (state.notBefore > createdAt && (state.spared ?? 0) < state.notBefore)
 }
 
 /**
@@ -49,9 +59,14 @@ export interface SessionStateStore {
   removeSessions(userId: string, sids: readonly string[]): Promise<void>
   /** Marks `sid` revoked for `ttlSeconds` (the session's remaining life). */
   revokeSid(sid: string, ttlSeconds: number): Promise<void>
-  /** Sessions of `userId` created before `notBefore` (ms) are revoked; kept for `ttlSeconds`. Never moves back. */
-  revokeUser(userId: string, notBefore: number, ttlSeconds: number): Promise<void>
-  /** One round trip: is `sid` revoked, and the user's "not before" time. */
+  /**
+   * Sessions of `userId` created before `notBefore` (ms) are revoked; kept for `ttlSeconds`. Never
+   * moves back. `spare`: the sid of the session that asked ("sign out everywhere else"), which
+   * this "not before" does not end (a later, higher one does); recorded first. A store that
+   * ignores `spare` ends that session too (fails closed).
+   */
+  revokeUser(userId: string, notBefore: number, ttlSeconds: number, spare?: string): Promise<void>
+  /** One round trip: is `sid` revoked, the user's "not before" time, and what `sid` is spared from. */
   revocation(sid: string | undefined, userId: string | undefined): Promise<RevocationState>
   /** Tells every process sharing the store (pub/sub); a store without subscribers may drop it. */
   publish(message: string): Promise<void>

@@ -3,6 +3,8 @@
  *   sessions:<userId>   hash sid -> JSON record, expiring with the user's longest session
  *   revoked:<sid>       "1" until the session would have expired
  *   notbefore:<userId>  epoch ms; sessions created earlier are revoked
+ *   spared:<sid>        epoch ms: the "not before" this session is spared from ("sign out
+ *                       everywhere else" asked by it); written in the same script, first
  * Revocations are also published on `<prefix>revocations`, for the processes' caches.
  */
 import type { RevocationState, SessionStateStore, StoredSession } from "../state/types.js"
@@ -20,12 +22,15 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 1`
 
-// "Not before" never moves back; it is kept as long as the longest session it may end.
+// "Not before" (and a sid's "spared from", when a second key is given) never moves back; each is
+// kept as long as the longest session it may end.
 const NOT_BEFORE = `
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local value = math.max(current, tonumber(ARGV[1]))
-local ttl = math.max(redis.call('PTTL', KEYS[1]), tonumber(ARGV[2]))
-redis.call('SET', KEYS[1], tostring(value), 'PX', ttl)
+for i = #KEYS, 1, -1 do
+  local current = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local value = math.max(current, tonumber(ARGV[1]))
+  local ttl = math.max(redis.call('PTTL', KEYS[i]), tonumber(ARGV[2]))
+  redis.call('SET', KEYS[i], tostring(value), 'PX', ttl)
+end
 return 1`
 
 const ms = (seconds: number) => String(Math.max(1000, Math.ceil(seconds * 1000)))
@@ -66,12 +71,17 @@ export function redisSessionMethods(send: Send, prefix: string, subscriber?: Red
     async revokeSid(sid, ttlSeconds) {
       await send(["SET", `${prefix}revoked:${sid}`, "1", "PX", ms(ttlSeconds)])
     },
-    async revokeUser(userId, notBefore, ttlSeconds) {
-      await send(["EVAL", NOT_BEFORE, "1", `${prefix}notbefore:${userId}`, String(notBefore), ms(ttlSeconds)])
+    async revokeUser(userId, notBefore, ttlSeconds, spare) {
+      const keys = spare === undefined ? [`${prefix}notbefore:${userId}`] : [`${prefix}notbefore:${userId}`, `${prefix}spared:${spare}`]
+      await send(["EVAL", NOT_BEFORE, String(keys.length), ...keys, String(notBefore), ms(ttlSeconds)])
     },
     async revocation(sid, userId): Promise<RevocationState> {
-      const [revoked, notBefore] = (await send(["MGET", `${prefix}revoked:${sid ?? ""}`, `${prefix}notbefore:${userId ?? ""}`])) as [unknown, unknown]
-      return { revoked: sid !== undefined && revoked !== null && revoked !== undefined, notBefore: userId === undefined ? 0 : Number(notBefore ?? 0) || 0 }
+      const [revoked, notBefore, spared] = (await send(["MGET", `${prefix}revoked:${sid ?? ""}`, `${prefix}notbefore:${userId ?? ""}`, `${prefix}spared:${sid ?? ""}`])) as [unknown, unknown, unknown]
+      return {
+        revoked: sid !== undefined && revoked !== null && revoked !== undefined,
+        notBefore: userId === undefined ? 0 : Number(notBefore ?? 0) || 0,
+        spared: sid === undefined ? 0 : Number(spared ?? 0) || 0,
+      }
     },
     async publish(message) {
       await send(["PUBLISH", channel, message])

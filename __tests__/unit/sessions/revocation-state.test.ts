@@ -34,6 +34,25 @@ describe("RevocationCache", () => {
     expect(cache.check("sid-3", "user-2", t0, t0 + 10)).toBe(false)
   })
 
+  it("issue #24: a 'not before' that spares one session ends every other one; learnt from the store about another session, it asks", () => {
+    const cache = new RevocationCache()
+    // Announced by "sign out everywhere else": which session it spares is known.
+    cache.spare("sid-keep", t0, t0)
+    cache.noteUser("user-1", t0, t0, "sid-keep")
+    expect(cache.check("sid-other", "user-1", t0 - 10, t0 + 10)).toBe(true)
+    expect(cache.check("sid-keep", "user-1", t0 - 10, t0 + 10)).not.toBe(true)
+    // A later "not before" (revokeUserSessions) ends the spared one too.
+    cache.noteUser("user-1", t0 + 20, t0 + 20, null)
+    expect(cache.check("sid-keep", "user-1", t0 - 10, t0 + 30)).toBe(true)
+    // Learnt from the store's answer about sid-x: whether sid-y is spared is not known here.
+    cache.learn("sid-x", "user-2", { revoked: false, notBefore: t0, spared: 0 }, t0)
+    expect(cache.check("sid-y", "user-2", t0 - 10, t0 + 10)).toBeUndefined()
+    cache.learn("sid-y", "user-2", { revoked: false, notBefore: t0, spared: t0 }, t0 + 10)
+    expect(cache.check("sid-y", "user-2", t0 - 10, t0 + 20)).toBe(false)
+    cache.learn("sid-z", "user-2", { revoked: false, notBefore: t0, spared: 0 }, t0 + 10)
+    expect(cache.check("sid-z", "user-2", t0 - 10, t0 + 20)).toBe(true)
+  })
+
   it("'not before' never moves back", () => {
     const cache = new RevocationCache()
     cache.noteUser("user-1", t0, t0)
@@ -90,12 +109,12 @@ describe.each([
 
   it("revocation: a revoked sid, and a user's 'not before' that never moves back", async () => {
     const store = await make()
-    expect(await store.revocation("s1", "u1")).toEqual({ revoked: false, notBefore: 0 })
+    expect(await store.revocation("s1", "u1")).toEqual({ revoked: false, notBefore: 0, spared: 0 })
     await store.revokeSid("s1", 60)
     await store.revokeUser("u1", 2000, 60)
     await store.revokeUser("u1", 1000, 60)
-    expect(await store.revocation("s1", "u1")).toEqual({ revoked: true, notBefore: 2000 })
-    expect(await store.revocation("s2", undefined)).toEqual({ revoked: false, notBefore: 0 })
+    expect(await store.revocation("s1", "u1")).toEqual({ revoked: true, notBefore: 2000, spared: 0 })
+    expect(await store.revocation("s2", undefined)).toEqual({ revoked: false, notBefore: 0, spared: 0 })
   })
 })
 

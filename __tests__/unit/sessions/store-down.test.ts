@@ -1,8 +1,9 @@
 /**
  * The revocation records while the shared store fails (README "Sessions and devices"): this
  * process's memory stands in, as for rate limits. A revocation made during the outage holds on the
- * process that made it; reads do not fail (no 500, no 503): a session not revoked here stays
- * signed in. Once the store answers again, it is used again.
+ * process that made it at once, is answered `RevocationPending` (not confirmed), and is written to
+ * the shared store once it answers again (issue #24); reads do not fail (no 500, no 503): a
+ * session not revoked here stays signed in. Once the store answers again, it is used again.
  */
 import { describe, expect, it } from "@jest/globals"
 import { guardedStore } from "../../../lib/state/guarded.js"
@@ -22,7 +23,7 @@ function failingStore() {
     listSessions: (userId) => run(() => inner.listSessions(userId)),
     removeSessions: (userId, sids) => run(() => inner.removeSessions(userId, sids)),
     revokeSid: (sid, ttl) => run(() => inner.revokeSid(sid, ttl)),
-    revokeUser: (userId, notBefore, ttl) => run(() => inner.revokeUser(userId, notBefore, ttl)),
+    revokeUser: (userId, notBefore, ttl, spare) => run(() => inner.revokeUser(userId, notBefore, ttl, spare)),
     revocation: (sid, userId) => run(() => inner.revocation(sid, userId)),
     publish: (message) => run(() => inner.publish(message)),
     subscribe: (listener) => run(() => inner.subscribe(listener)),
@@ -37,12 +38,13 @@ describe("revocation records while the shared store is down", () => {
     const { store, inner, state } = failingStore()
     const guarded = guardedStore(store, logger)
     await guarded.revokeSid!("before", 60)
-    expect(await inner.revocation("before", undefined)).toEqual({ revoked: true, notBefore: 0 })
+    expect(await inner.revocation("before", undefined)).toMatchObject({ revoked: true, notBefore: 0 })
 
     state.down = true
-    await expect(guarded.revokeSid!("during", 60)).resolves.toBeUndefined()
+    await expect(guarded.revokeSid!("during", 60)).rejects.toMatchObject({ type: "RevocationPending" })
     // Answered from this process's memory: what was revoked here during the outage holds.
-    expect(await guarded.revocation!("during", undefined)).toEqual({ revoked: true, notBefore: 0 })
+    expect(await guarded.revocation!("during", undefined)).toMatchObject({ revoked: true, notBefore: 0 })
+    expect(await inner.revocation("during", undefined)).toMatchObject({ revoked: false })
     expect(await guarded.listSessions!("u1")).toEqual([])
     expect(errors).toHaveLength(1)
     expect(errors[0]!.name).toBe("AdapterError")
@@ -55,5 +57,8 @@ describe("revocation records while the shared store is down", () => {
       back = (await guarded.revocation!("before", undefined)).revoked
     }
     expect(back).toBe(true)
+    // The revocation kept during the outage was written to the shared store before it was used again.
+    expect(await inner.revocation("during", undefined)).toMatchObject({ revoked: true })
+    expect(errors).toHaveLength(1)
   }, 15_000)
 })

@@ -40,14 +40,14 @@ describe("AdapterRevocationFeed", () => {
     const adapter = MemoryAdapter()
     const feed = new AdapterRevocationFeed(adapter, quiet)
     expect(feed.check("sid-a", "user-a", 0, time.now())).toBeUndefined()
-    expect(await feed.state("sid-a", "user-a")).toEqual({ revoked: false, notBefore: 0 })
+    expect(await feed.state("sid-a", "user-a")).toEqual({ revoked: false, notBefore: 0, spared: 0 })
     expect(feed.check("sid-a", "user-a", 0, time.now())).toBe(false)
     await adapter.addSessionRevocation(revocation("sid-a", time.now()))
     time.advance(FEED_FRESH_MS - 1)
     expect(feed.check("sid-a", "user-a", 0, time.now())).toBe(false) // within the bound: not yet seen
     time.advance(1)
     expect(feed.check("sid-a", "user-a", 0, time.now())).toBeUndefined()
-    expect(await feed.state("sid-a", "user-a")).toEqual({ revoked: true, notBefore: 0 })
+    expect(await feed.state("sid-a", "user-a")).toEqual({ revoked: true, notBefore: 0, spared: 0 })
     expect(feed.check("sid-a", "user-a", 0, time.now())).toBe(true)
   })
 
@@ -84,8 +84,8 @@ describe("AdapterRevocationFeed", () => {
     expect(errors).toHaveLength(1)
     const unknown = ["s1", "s2", "s3", "s4", "s5"].find((key) => feed.check(key, undefined, 0, time.now()) === undefined)!
     expect(unknown).toBeDefined()
-    expect(await feed.state(unknown, undefined)).toEqual({ revoked: true, notBefore: 0 })
-    expect(await feed.state("never-revoked", undefined)).toEqual({ revoked: false, notBefore: 0 })
+    expect(await feed.state(unknown, undefined)).toEqual({ revoked: true, notBefore: 0, spared: 0 })
+    expect(await feed.state("never-revoked", undefined)).toEqual({ revoked: false, notBefore: 0, spared: 0 })
   })
 })
 
