@@ -405,15 +405,6 @@ export class BreachedPassword extends AuthError {
 export class PasswordLinkInvalid extends AuthError {
   static type = "PasswordLinkInvalid" as const
 }
-/** Password accounts: changing the password, the current password given was not right. */
-export class WrongCurrentPassword extends AuthError {
-  static type = "WrongCurrentPassword" as const
-}
-/** Password accounts: the right password, but the address was never confirmed (`requireVerifiedEmail`). */
-export class EmailNotVerified extends SignInError {
-  static type = "EmailNotVerified" as const
-}
-/** Two-factor sign-in (issue #16): the code typed is not the current one (nor a recovery code of the user). */
 /**
  * Password accounts: a sign-up confirmation link whose user's address was proved another way since
  * the link was sent (a magic link, a provider, a reset link): the password typed at sign-up is not
@@ -430,6 +421,15 @@ export class PasswordLinkSuperseded extends AuthError {
 export class EmailProofRequired extends SignInError {
   static type = "EmailProofRequired" as const
 }
+/** Password accounts: changing the password, the current password given was not right. */
+export class WrongCurrentPassword extends AuthError {
+  static type = "WrongCurrentPassword" as const
+}
+/** Password accounts: the right password, but the address was never confirmed (`requireVerifiedEmail`). */
+export class EmailNotVerified extends SignInError {
+  static type = "EmailNotVerified" as const
+}
+/** Two-factor sign-in (issue #16): the code typed is not the current one (nor a recovery code of the user). */
 export class TwoFactorCodeInvalid extends SignInError {
   static type = "TwoFactorCodeInvalid" as const
 }

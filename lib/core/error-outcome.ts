@@ -85,9 +85,9 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   PasswordTooLong: 400,
   BreachedPassword: 400,
   PasswordLinkInvalid: 400,
+  PasswordLinkSuperseded: 400,
   WrongCurrentPassword: 400,
   LastSignInMethod: 409,
-  PasswordLinkSuperseded: 400,
   SignInMethodNotFound: 404,
   InvalidPasskeyName: 400,
   // A back-channel logout token that fails validation (issue #17): 400, as the specification says.
