@@ -274,12 +274,17 @@ describe.each(STORAGES)("reclaim removes the squatter's two-factor enrolment ($n
     expect(await adapter.getTwoFactor(squatted.id)).not.toBeNull()
     expect(await adapter.countRecoveryCodes(squatted.id)).toBe(10)
 
-    const after = app([Passkey(), Nodemailer({ server: smtp.url, from: "auth@example.test" })], adapter, { twoFactor, session })
+    const records: { type: string }[] = []
+    const audit = (record: { type: string }) => void records.push(record)
+    const after = app([Passkey(), Nodemailer({ server: smtp.url, from: "auth@example.test" })], adapter, { twoFactor, session, events: { audit } })
     const owner = new Browser(after.app)
     await expectReclaimed(owner, await signInByLink(owner, smtp, VICTIM))
     expect(await adapter.getTwoFactor(squatted.id)).toBeNull()
     expect(await adapter.countRecoveryCodes(squatted.id)).toBe(0)
     expect(await adapter.listAuthenticatorsByUserId(squatted.id)).toEqual([])
+    expect(records.filter((record) => record.type === "account.reclaimed")).toEqual([
+      expect.objectContaining({ userId: squatted.id, provider: "nodemailer", removedAccounts: ["passkey"], removedPasskeys: 1, removedTwoFactor: true }),
+    ])
     // The stranger's open session, on the site as it is now, is over.
     const strangerNow = new Browser(after.app)
     for (const [name, value] of stranger.jar) strangerNow.jar.set(name, value)
