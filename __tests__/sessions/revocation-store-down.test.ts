@@ -9,10 +9,16 @@
  * - "sign out everywhere else" on A while Redis is down answers 503 `RevocationPending` (before the
  *   fix, `{"revoked":0}`), A refuses the thief's copy meanwhile; once Redis is back, the user's
  *   retry succeeds and B refuses the thief's copy while the user's own session stays signed in.
+ *
+ * The same with no `store`, the revocations shared through the database (a MemoryAdapter shared
+ * by both instances, refusing revocation writes for a while): A keeps what the database refused
+ * and writes it once the database takes writes again; "everywhere else" answers 503 meanwhile.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals"
 import { randomUUID } from "node:crypto"
 import type { Express } from "express"
+import { MemoryAdapter } from "../../adapters/memory/index.js"
+import type { Adapter } from "../../lib/adapters.js"
 import { RedisStore } from "../../lib/stores/redis.js"
 import { makeApp, signInAs, testConfig } from "../helpers/app.js"
 import { agentFor } from "../database/engines.js"
@@ -120,5 +126,38 @@ describe("revocations while the shared store is down", () => {
       expect(await me(app, thief.cookie)).toBe(401)
       expect(await me(app, laptop.cookie)).toBe(200)
     }
+  }, 40_000)
+})
+
+describe("revocations while the database (no store) refuses writes", () => {
+  it("a sign-out on A is kept and written once the database takes it: B then refuses the copy; \"everywhere else\" answers 503 RevocationPending meanwhile", async () => {
+    const inner = MemoryAdapter()
+    const control = { refuse: false }
+    const adapter: Adapter = {
+      ...inner,
+      async addSessionRevocation(revocation) {
+        if (control.refuse) throw new Error("connection refused")
+        return inner.addSessionRevocation!(revocation)
+      },
+    }
+    const config = () => testConfig({ adapter, session: { strategy: "cookie" }, logger: { error: () => undefined } })
+    const [a, b] = [makeApp(config()), makeApp(config())]
+    const { agent, cookie: copy } = await signedIn(a)
+    const other = await signedIn(a)
+    expect(await me(b, copy)).toBe(200)
+
+    control.refuse = true
+    const refused = await everywhereElse(other.agent, await csrf(other.agent))
+    expect(refused.status).toBe(503)
+    expect(refused.body).toMatchObject({ error: { type: "RevocationPending" } })
+    expect(await me(a, copy)).toBe(401)
+    expect(await me(a, other.cookie)).toBe(200)
+    expect((await agent.post("/auth/signout").type("form").send({ csrfToken: await csrf(agent) })).status).toBe(302)
+    // B polls the database, which has neither revocation yet.
+    expect(await me(b, copy)).toBe(200)
+
+    control.refuse = false
+    await until(async () => (await me(b, copy)) === 401, "B to refuse the copied cookie")
+    expect(await me(b, other.cookie)).toBe(200)
   }, 40_000)
 })
