@@ -53,6 +53,8 @@ const ROWS: Row[] = [
   PUBLIC("GET callback", "a sign-in's end; linking to the signed-in user needs a recent sign-in there"),
   PUBLIC("POST callback", "a sign-in's end; adding a passkey needs a recent sign-in there (the passkey rows)"),
   PUBLIC("GET notice", "a notice page with no account data"),
+  PUBLIC("GET account/undo-email", "the mailed undo link of an email change is the proof (the owner may have no session left)"),
+  PUBLIC("POST account/undo-email", "the mailed undo link of an email change is the proof (the owner may have no session left)"),
   PUBLIC("POST backchannel-logout", "signed by the provider, no browser session"),
   PUBLIC("GET signup", "creating an account"),
   PUBLIC("POST signup", "creating an account"),
