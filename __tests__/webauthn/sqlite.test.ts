@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals"
 import type { Express } from "express"
 import type { SqlAdapterInstance } from "../../adapters/sql/index.js"
 import { closeTestDatabase, openTestDatabase, uniquePrefix } from "../helpers/databases.js"
-import { Browser, buildApp, expectRefused, expectSignedIn, findCookie, names, passkeySignIn, passkeySignUp, softFor } from "./fixtures.js"
+import { Browser, buildApp, expectPasskeyAdded, expectRefused, expectSignedIn, findCookie, names, passkeySignIn, passkeySignUp, softFor } from "./fixtures.js"
 
 const prefix = uniquePrefix("wa")
 let adapter: SqlAdapterInstance
@@ -84,7 +84,7 @@ describe("passkeys on the SQL adapter (SQLite)", () => {
     const more = await browser.options("")
     expect(more.body.action).toBe("register")
     expect(more.body.options.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([first.id])
-    expectSignedIn(await browser.callback("register", second.register(more.body.options)))
+    expectPasskeyAdded(await browser.callback("register", second.register(more.body.options)))
     const listed = await adapter.listAuthenticatorsByUserId(userId)
     expect(listed.map((a) => a.credentialID).sort()).toEqual([first.id, second.id].sort())
     expect(listed.every((a) => a.userId === userId && a.credentialPublicKey.length > 0)).toBe(true)
