@@ -27,6 +27,8 @@ interface Person {
   name: string
   email: string
   image: string | null
+  /** When the owner proved the address (unproven when absent). */
+  emailVerified?: Date | null
 }
 
 /** One adapter under test, with plain-SQL access to its own tables (not through the adapter). */
@@ -176,10 +178,10 @@ describe.each(BACKENDS)("database sessions through the router with %s", (_label,
 
   let counter = 0
   /** A fresh person registered in the adapter, and a directory entry whose id is the stored id. */
-  async function registered(label: string) {
+  async function registered(label: string, emailVerified: Date | null = null) {
     counter += 1
     const username = `${label}-${counter}-${randomUUID().slice(0, 8)}`
-    const person: Person = { name: `Person ${username}`, email: `${username}@example.com`, image: `https://img.example/${username}.png` }
+    const person: Person = { name: `Person ${username}`, email: `${username}@example.com`, image: `https://img.example/${username}.png`, emailVerified }
     const id = await backend.register(person)
     directory.set(username, { ...person, id, password: `pw-${username}` })
     return { username, id, ...person }
@@ -360,8 +362,10 @@ describe.each(BACKENDS)("database sessions through the router with %s", (_label,
     expect(await backend.userIdsByEmail(`${second}@example.com`)).toEqual([])
   })
 
-  test("a credentials user with the email of another stored user is refused, not signed in as that user", async () => {
-    const owner = await registered("owner")
+  // (An unproven stored user meeting the app's credentials user is taken back by it, issue #24:
+  // __tests__/security/pre-account-hijack.test.ts.)
+  test("a credentials user with the email of another stored user who proved it is refused, not signed in as that user", async () => {
+    const owner = await registered("owner", new Date())
     counter += 1
     const username = `impostor-${counter}`
     directory.set(username, { id: String(800000 + counter), name: "Impostor", email: owner.email, image: null, password: "pw" })

@@ -67,6 +67,8 @@ describe("the tables", () => {
       ProviderRedirectRefused: 502, ProviderResponseTooLarge: 502, ProviderTimeout: 504,
       // Issue #15: the account page without an adapter.
       AccountPageUnavailable: 501,
+      // Issue #24: the shared store did not take a revocation of other sessions (retried until written).
+      RevocationPending: 503,
     })
     expect(DEFAULT_ERROR_PAGE.status).toBe(200)
   })
