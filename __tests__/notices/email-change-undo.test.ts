@@ -8,6 +8,7 @@
  * longer reaches the account. The undo link works once.
  */
 import { describe, expect, it } from "@jest/globals"
+import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { OTHER_PASSWORD, post, sessionUser, signIn, useLink } from "../password/support.js"
 import { lastMailTo, passwordUser, startNoticeSite } from "./support.js"
 
@@ -72,5 +73,24 @@ describe.each(["database", "jwt"] as const)("a stolen session changes the email 
     const again = await useLink(site.agent(), notice.link)
     expect(String(again.headers.location)).toMatch(/\/auth\/error\?error=Verification$/)
     expect((await site.adapter.getUser!(userId))?.email).toBe(OWNER)
+  })
+
+  it("deleting the account ends its undo links: no token is left behind, and the link gives nothing back", async () => {
+    const adapter = MemoryAdapter()
+    const site = await startNoticeSite({ strategy, adapter })
+    const owner = await passwordUser(site, OWNER)
+    await post(owner, "/auth/account/email", { email: THIEF }, "/auth/account")
+    expect((await useLink(owner, (await lastMailTo(site.smtp, THIEF)).link)).status).toBe(302)
+    const notice = await lastMailTo(site.smtp, OWNER, 2)
+    expect(notice.link.pathname).toBe("/auth/account/undo-email")
+    expect([...adapter.store.tokens.values()].filter((token) => token.identifier.startsWith("email-undo:"))).toHaveLength(1)
+
+    const deleted = await post(owner, "/auth/account/delete", { confirm: "yes" }, "/auth/account")
+    expect(deleted.status).toBe(302)
+    expect(adapter.store.users.size).toBe(0)
+    expect([...adapter.store.tokens.values()]).toEqual([])
+    const followed = await useLink(site.agent(), notice.link)
+    expect(String(followed.headers.location)).toMatch(/\/auth\/error\?error=Verification$/)
+    expect(adapter.store.users.size).toBe(0)
   })
 })

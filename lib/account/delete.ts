@@ -7,11 +7,14 @@
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
 import { endUserSessions } from "../sessions/revoke-user.js"
+import { endUndoTokens } from "../notices/undo-link.js"
 import { accountAdapter, type AccountHolder } from "./user.js"
 
 export async function deleteUserAccount(config: ResolvedConfig, holder: AccountHolder): Promise<void> {
   const { user } = holder
   await accountAdapter(config).deleteUser(user.id)
+  // The undo links of earlier email changes name the user only by a hash: ended here too.
+  await endUndoTokens(config, user.id)
   await endUserSessions(config, user.id)
   await fireEvent(config, "deleteUser", { user })
 }

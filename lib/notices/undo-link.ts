@@ -1,16 +1,17 @@
 /**
  * The undo link of an email change: mailed to the old address, it gives the account that address
  * back. Stored like the password links (lib/password/links.ts), as a verification token: the
- * identifier binds the user and the old address (neither readable), the token is stored as a
- * keyed hash (the raw one is only in the mail). Single use (the adapter's use is atomic) and
- * expiring after `notices.undoWindow`.
+ * identifier names the user (not readable), the stored token is a keyed hash of the raw one (only
+ * in the mail) and the old address, so a link gives back only the address it was sent to. Single
+ * use (the adapter's use is atomic), expiring after `notices.undoWindow`, and gone with the user.
  */
 import { MissingAdapterMethods } from "../errors.js"
 import { sha256Hex } from "../crypto/hash.js"
 import { randomHex } from "../crypto/random.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 
-const identifierOf = (userId: string, oldEmail: string) => `email-undo:${sha256Hex(`${userId}\n${oldEmail}`).slice(0, 40)}`
+const identifierOf = (userId: string) => `email-undo:${sha256Hex(userId).slice(0, 40)}`
+const storedToken = (token: string, secret: string, oldEmail: string) => sha256Hex(`${token}${secret}\n${oldEmail}`)
 
 function tokenMethods(config: ResolvedConfig) {
   const adapter = config.adapter
@@ -24,7 +25,7 @@ function tokenMethods(config: ResolvedConfig) {
 export async function issueUndoToken(config: ResolvedConfig, userId: string, oldEmail: string): Promise<{ token: string; expires: Date }> {
   const token = randomHex(32)
   const expires = new Date(Date.now() + config.notices.undoWindow * 1000)
-  await tokenMethods(config).create({ identifier: identifierOf(userId, oldEmail), token: sha256Hex(`${token}${config.csrfSecret}`), expires })
+  await tokenMethods(config).create({ identifier: identifierOf(userId), token: storedToken(token, config.csrfSecret, oldEmail), expires })
   return { token, expires }
 }
 
@@ -34,8 +35,14 @@ export async function consumeUndoToken(config: ResolvedConfig, userId: string, o
   const { use } = tokenMethods(config)
   // The secret may have rotated since the mail was sent: each secret of the list, newest first.
   for (const secret of new Set([config.csrfSecret, ...config.csrfSecrets])) {
-    const found = await use({ identifier: identifierOf(userId, oldEmail), token: sha256Hex(`${token}${secret}`) })
+    const found = await use({ identifier: identifierOf(userId), token: storedToken(token, secret, oldEmail) })
     if (found) return found.expires.getTime() > Date.now()
   }
   return false
+}
+
+/** Ends every undo link of `userId` (the account is deleted); nothing to do without the adapter method. */
+export async function endUndoTokens(config: ResolvedConfig, userId: string): Promise<void> {
+  const remove = config.adapter?.deleteVerificationTokens
+  if (remove) await remove.call(config.adapter, identifierOf(userId))
 }
