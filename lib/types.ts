@@ -353,7 +353,15 @@ export interface ResponseInternal<Body = unknown> {
   status?: number
 }
 
+/**
+ * The actions capabilities add (lib/core/capability.ts), by declaration merging from each
+ * capability's folder: `declare module "../types.js" { interface CapabilityActions { sessions: true } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CapabilityActions {}
+
 export type AuthAction =
+  | keyof CapabilityActions
   | "backchannel-logout"
   | "callback"
   | "csrf"
@@ -369,7 +377,6 @@ export type AuthAction =
   | "passkey-setup"
   | "two-factor"
   | "account"
-  | "sessions"
   | "signup"
   | "verify-email"
   | "forgot-password"

@@ -6,7 +6,7 @@
  */
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
-import { endUserSessions } from "../sessions/revoke-user.js"
+import { endUserSessions } from "../devices/revoke-user.js"
 import { endUndoTokens } from "../notices/undo-link.js"
 import { accountAdapter, type AccountHolder } from "./user.js"
 

@@ -5,7 +5,7 @@
  * or not another user has the new address (no mail is sent then): the page says nothing about who
  * holds which address. The stored token is hashed, single use and expiring, like a magic link's.
  */
-import { announce } from "../sessions/runtime.js"
+import { announce } from "../devices/runtime.js"
 import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../core/context.js"
 import { fireEvent } from "../core/events.js"

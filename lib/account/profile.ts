@@ -1,7 +1,7 @@
 /** Changing the signed-in user's name (`updateUser`, and the `updateUser` event). */
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
-import { announce } from "../sessions/runtime.js"
+import { announce } from "../devices/runtime.js"
 import { InvalidRequest } from "../errors.js"
 import { accountAdapter, type AccountHolder } from "./user.js"
 

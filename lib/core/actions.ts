@@ -1,7 +1,8 @@
-/** The actions of the spec, and how their paths look under the base path. */
+/** The actions of the spec and of every capability, and how their paths look under the base path. */
 import type { AuthAction } from "../types.js"
+import { CAPABILITIES } from "../capabilities.js"
 
-export const AUTH_ACTIONS: readonly AuthAction[] = [
+const CORE_ACTIONS: readonly AuthAction[] = [
   "backchannel-logout",
   "callback",
   "csrf",
@@ -12,7 +13,6 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
   "account",
   "providers",
   "session",
-  "sessions",
   "signin",
   "signout",
   "two-factor",
@@ -26,10 +26,14 @@ export const AUTH_ACTIONS: readonly AuthAction[] = [
   "change-password",
 ]
 
+export const AUTH_ACTIONS: readonly AuthAction[] = [...CORE_ACTIONS, ...CAPABILITIES.flatMap((capability) => Object.keys(capability.routes ?? {}) as AuthAction[])]
+
 const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
-/** Actions whose path may (or must) name a provider: `/signin/github`. */
-// `sessions/revoke` uses the same second segment (checked by the sessions actions).
-const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "account", "sessions", "backchannel-logout", "two-factor"])
+/**
+ * Actions whose path may (or must) name a provider (`/signin/github`), or a second segment that
+ * the action checks itself (`account/delete`, a capability's `subPaths`).
+ */
+const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "account", "backchannel-logout", "two-factor", ...CAPABILITIES.flatMap((capability) => capability.subPaths ?? [])])
 
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)

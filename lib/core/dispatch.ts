@@ -22,11 +22,11 @@ import { accountPage } from "../actions/account/page.js"
 import { accountAction } from "../actions/account/post.js"
 import { passkeySetupPage } from "../actions/passkey-setup.js"
 import { PASSWORD_ROUTES } from "../actions/password/routes.js"
-import { listSessionsAction } from "../actions/sessions/list.js"
-import { revokeSessionsAction } from "../actions/sessions/revoke.js"
 import { twoFactorGet, twoFactorPost } from "../actions/two-factor/index.js"
 import type { ResolvedConfig } from "./config/resolve.js"
-import { createContext, type RequestContext } from "./context.js"
+import type { Route, Routes } from "./capability.js"
+import { CAPABILITIES } from "../capabilities.js"
+import { createContext } from "./context.js"
 import { assertCsrf } from "./csrf.js"
 import { toErrorOutcome } from "./error-outcome.js"
 import type { InternalRequest } from "./request.js"
@@ -34,18 +34,7 @@ import { auditActionFailure } from "../audit/failure.js"
 import { withRequestScope } from "../audit/request.js"
 import { traceAction, type ActionTrace } from "../telemetry/action.js"
 
-interface Route {
-  handler: (ctx: RequestContext, provider: Provider) => ResponseInternal | Promise<ResponseInternal>
-  provider?: "optional" | "required"
-  /** A state-changing POST: needs the CSRF token (for these provider types, when a function). */
-  csrf?: boolean | ((provider: Provider) => boolean)
-  /** An API endpoint: errors are always answered as JSON. */
-  api?: boolean
-  /** GET only: also answers HEAD (only where a GET changes nothing). */
-  head?: boolean
-}
-
-const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
+const CORE_ROUTES: Record<string, Routes> = {
   csrf: { GET: { handler: csrf, api: true, head: true } },
   diagnostics: { GET: { handler: diagnostics, head: true } },
   providers: { GET: { handler: providers, api: true, head: true } },
@@ -81,16 +70,20 @@ const ROUTES: Record<AuthAction, Partial<Record<"GET" | "POST", Route>>> = {
   ...PASSWORD_ROUTES,
   // From the provider's server, signed (federation/logout-token.ts): no CSRF token.
   "backchannel-logout": { POST: { handler: backchannelLogout, provider: "required", api: true } },
-  // `GET sessions` and `POST sessions/revoke` (the handlers check the second segment).
   // `two-factor` (the challenge) and `two-factor/setup` (enrolment and management), issue #16.
   "two-factor": {
     GET: { handler: twoFactorGet },
     POST: { handler: twoFactorPost, csrf: true },
   },
-  sessions: {
-    GET: { handler: listSessionsAction, api: true },
-    POST: { handler: revokeSessionsAction, csrf: true },
-  },
+}
+
+/** The spec's routes and every capability's (lib/capabilities.ts), one table; an action name is taken once. */
+const ROUTES = Object.create(null) as Record<AuthAction, Routes>
+for (const [owner, routes] of [["the core", CORE_ROUTES] as const, ...CAPABILITIES.map((capability) => [capability.name, capability.routes ?? {}] as const)]) {
+  for (const [action, methods] of Object.entries(routes)) {
+    if (action in ROUTES) throw new Error(`The action "${action}" of ${owner} is taken already`)
+    ROUTES[action as AuthAction] = methods
+  }
 }
 
 /** Every method each action answers (HEAD aside): the list the assurance table test checks against. */

@@ -11,6 +11,7 @@ import type { RequestContext } from "./context.js"
 import { json, redirect } from "./response.js"
 import { pageUrl } from "./pages-url.js"
 import { signinPageResponse } from "../pages/signin-page.js"
+import { CAPABILITIES } from "../capabilities.js"
 
 interface FlowOutcome {
   page: "signIn" | "error" | "verifyRequest"
@@ -48,8 +49,6 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   AdapterError: { page: "error", status: 503 },
   // The shared store is down and a single use cannot be checked across processes (passkeys).
   StoreUnavailable: { page: "error", status: 503 },
-  // A revocation the shared store did not take: kept and retried, but not confirmed.
-  RevocationPending: { page: "error", status: 503 },
   // The account page (issue #15): no adapter, no users to manage; a stale sign-in for deletion.
   AccountPageUnavailable: { page: "error", status: 501 },
   RecentSignInRequired: { page: "signIn", status: 403 },
@@ -79,7 +78,6 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   UnknownAction: 404,
   InvalidProvider: 404,
   SessionRequired: 401,
-  SessionNotFound: 404,
   // Password accounts: the pages show these in place; API clients get them as JSON.
   WeakPassword: 400,
   PasswordTooLong: 400,
@@ -94,6 +92,14 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   InvalidLogoutToken: 400,
   // Listing or revoking database sessions with an adapter that cannot (issue #14); start-up checks cover the rest.
   MissingAdapterMethods: 501,
+}
+
+// Each capability's outcomes (lib/capabilities.ts): in place (no page) or a flow page.
+for (const capability of CAPABILITIES) {
+  for (const [type, outcome] of Object.entries(capability.outcomes ?? {})) {
+    if (outcome.page) FLOW[type as ErrorType] = { page: outcome.page, status: outcome.status, ...(outcome.value && { value: outcome.value }) }
+    else PROTOCOL[type as ErrorType] = outcome.status
+  }
 }
 
 /** The largest `code` put in a URL or shown on a page. */

@@ -14,8 +14,8 @@ import { fireEvent } from "../core/events.js"
 import { countRevocation } from "../telemetry/counts.js"
 import type { StoredSession } from "../state/types.js"
 import { CLOCK_TOLERANCE } from "../jwt/codec.js"
-import { announce } from "../sessions/runtime.js"
-import { databaseSessionId } from "../sessions/ids.js"
+import { announce } from "../devices/runtime.js"
+import { databaseSessionId } from "../devices/ids.js"
 
 type Binding = StoredSession & { user?: string }
 

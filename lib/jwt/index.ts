@@ -88,7 +88,7 @@ function bearerToken(value: string | undefined): string | undefined {
 
 /** Whether the token's session was signed out or revoked (the session read's check). */
 async function revoked(config: ResolvedConfig, token: JWT): Promise<boolean> {
-  const { cookieSessionRevoked } = await import("../sessions/check.js")
+  const { cookieSessionRevoked } = await import("../devices/check.js")
   return cookieSessionRevoked(config, token)
 }
 

@@ -26,7 +26,7 @@ import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
 import type { Account } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import type { TransactionalAdapter } from "../core/adapter.js"
-import { endUserSessions } from "../sessions/revoke-user.js"
+import { endUserSessions } from "../devices/revoke-user.js"
 import { audit } from "../audit/emit.js"
 
 export interface ProvenSignIn {

@@ -3,11 +3,11 @@ import type { RequestContext } from "../core/context.js"
 import type { Messages } from "../i18n/en.js"
 import type { AccountHolder } from "../account/user.js"
 import { signInMethods } from "../account/methods.js"
-import { listUserSessions } from "../sessions/list.js"
+import { listUserSessions } from "../devices/list.js"
 import { isPasswordProvider } from "../actions/password/common.js"
 import type { AdapterAuthenticator } from "../adapters.js"
 import { keepsPasskeyDetails } from "../passkeys/record.js"
-import { userAgentParts } from "../sessions/user-agent.js"
+import { userAgentParts } from "../devices/user-agent.js"
 
 export interface PasskeyItem {
   id: string

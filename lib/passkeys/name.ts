@@ -10,7 +10,7 @@
  */
 import type { Messages } from "../i18n/en.js"
 import { InvalidPasskeyName } from "../errors.js"
-import { userAgentParts } from "../sessions/user-agent.js"
+import { userAgentParts } from "../devices/user-agent.js"
 
 export const MAX_PASSKEY_NAME_LENGTH = 64
 

@@ -16,7 +16,7 @@ import { RecentSignInRequired, SessionRequired } from "../errors.js"
 import type { ResponseInternal } from "../types.js"
 import { pageUrl } from "../core/pages-url.js"
 import { redirect } from "../core/response.js"
-import { listUserSessions } from "../sessions/list.js"
+import { listUserSessions } from "../devices/list.js"
 import type { SessionIdentity } from "./cookie-strategy.js"
 import { isSignedIn, readSignedIn, type SignedIn } from "./signed-in.js"
 

@@ -15,9 +15,9 @@ import { openSessionValue, ownClaims, type OpenedSession } from "./opened-cache.
 import { clearChunked, presentNames, readChunked, writeChunked, type CookieJar } from "./chunks.js"
 import { isPastAbsoluteEnd, nextExpiry, refreshDue, tokenLifetime } from "./expiry.js"
 import { presentSession } from "./session-callback.js"
-import { cookieSessionRevoked, sessionCreatedAt } from "../sessions/check.js"
-import { recordCookieSession, touchCookieSession, withSessionId } from "../sessions/registry.js"
-import type { ClientInfo } from "../sessions/ids.js"
+import { cookieSessionRevoked, sessionCreatedAt } from "../devices/check.js"
+import { recordCookieSession, touchCookieSession, withSessionId } from "../devices/registry.js"
+import type { ClientInfo } from "../devices/ids.js"
 import { keepTokenClaims, REFRESH_TOKEN_ERROR } from "../tokens/provider-tokens.js"
 import { keepReservedFacts, snapshotFacts, TOKEN_FACTS } from "./reserved-facts.js"
 

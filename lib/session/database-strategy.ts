@@ -14,9 +14,9 @@ import { clearChunked, readChunked, writeChunked, type CookieJar } from "./chunk
 import type { SessionResult, SessionUpdate } from "./cookie-strategy.js"
 import { presentSession } from "./session-callback.js"
 import { recordSessionAmr, sessionAmr } from "../two-factor/facts.js"
-import { storesSessionFacts } from "../sessions/adapter.js"
-import { databaseSessionId, type ClientInfo } from "../sessions/ids.js"
-import { announce, runtimeOf } from "../sessions/runtime.js"
+import { storesSessionFacts } from "../devices/adapter.js"
+import { databaseSessionId, type ClientInfo } from "../devices/ids.js"
+import { announce, runtimeOf } from "../devices/runtime.js"
 import { REFRESH_TOKEN_ERROR } from "../tokens/provider-tokens.js"
 import { keepRefused, refreshCanBeRefused, refusedProviders } from "../tokens/refused-mark.js"
 

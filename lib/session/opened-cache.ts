@@ -15,7 +15,7 @@
 import type { JWT } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { CLOCK_TOLERANCE, claimTimesValid, openToken } from "../jwt/codec.js"
-import { sessionCreatedAt } from "../sessions/check.js"
+import { sessionCreatedAt } from "../devices/check.js"
 
 const MAX_ENTRIES = 1000
 

@@ -13,7 +13,7 @@
 import type { AdapterUser } from "../adapters.js"
 import type { Cookie, Session } from "../types.js"
 import type { RequestContext } from "../core/context.js"
-import { clientInfo } from "../sessions/ids.js"
+import { clientInfo } from "../devices/ids.js"
 import type { SessionIdentity } from "./cookie-strategy.js"
 import { readSession } from "./read.js"
 

@@ -14,8 +14,8 @@
  * marks the user again.
  */
 import type { ResolvedConfig } from "../core/config/resolve.js"
-import { longestSessionSeconds } from "../sessions/check.js"
-import { announce } from "../sessions/runtime.js"
+import { longestSessionSeconds } from "../devices/check.js"
+import { announce } from "../devices/runtime.js"
 
 const key = (userId: string) => `tokens:refused:${userId}`
 

@@ -14,7 +14,7 @@ import { appendSetCookie } from "../express/respond.js"
 import type { GatehouseRequest } from "../express/types.js"
 import { openSessionToken, writeSessionCookies, type SessionIdentity } from "../session/cookie-strategy.js"
 import type { JWT } from "../types.js"
-import { runtimeOf } from "../sessions/runtime.js"
+import { runtimeOf } from "../devices/runtime.js"
 import { pickTokens, REFRESH_TOKEN_ERROR, tokensInCookie, withTokensInCookie, type ProviderTokens } from "./provider-tokens.js"
 import { clearRefused, markRefused } from "./refused-mark.js"
 

@@ -4,9 +4,9 @@
  * RedisStore against the real Redis.
  */
 import { afterAll, describe, expect, it } from "@jest/globals"
-import { RevocationCache, REVOCATION_REFRESH_MS } from "../../../lib/sessions/revocation-cache.js"
+import { RevocationCache, REVOCATION_REFRESH_MS } from "../../../lib/devices/revocation-cache.js"
 import { MAX_SESSIONS_PER_USER, MemorySessionState } from "../../../lib/state/memory-sessions.js"
-import { newSessionId, sessionIdTime } from "../../../lib/sessions/ids.js"
+import { newSessionId, sessionIdTime } from "../../../lib/devices/ids.js"
 import type { SessionStateStore, StoredSession } from "../../../lib/state/types.js"
 import { redisStore } from "../../sessions/setups.js"
 

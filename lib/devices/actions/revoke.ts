@@ -10,7 +10,7 @@ import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { bodyString } from "../../core/request.js"
 import { json, redirect } from "../../core/response.js"
 import { InvalidRequest } from "../../errors.js"
-import { revokeOwnOtherSessions, revokeOwnSession } from "../../sessions/revoke.js"
+import { revokeOwnOtherSessions, revokeOwnSession } from "../revoke.js"
 import { assertSubPath, signedInIdentity } from "./identity.js"
 
 export async function revokeSessionsAction(ctx: RequestContext): Promise<ResponseInternal> {

@@ -2,7 +2,7 @@
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { json } from "../../core/response.js"
-import { listUserSessions } from "../../sessions/list.js"
+import { listUserSessions } from "../list.js"
 import { assertSubPath, signedInIdentity } from "./identity.js"
 
 export async function listSessionsAction(ctx: RequestContext): Promise<ResponseInternal> {

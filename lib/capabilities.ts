@@ -1,0 +1,8 @@
+/**
+ * Every capability the router serves beside the spec's actions (lib/core/capability.ts). Adding a
+ * capability is one line here; its folder holds the rest.
+ */
+import type { Capability } from "./core/capability.js"
+import { devices } from "./devices/capability.js"
+
+export const CAPABILITIES: readonly Capability[] = [devices]

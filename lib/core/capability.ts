@@ -1,0 +1,79 @@
+/**
+ * The one interface between the core and a capability (issue #25). A capability (the device list,
+ * two-factor sign-in, organizations, ...) lives in one folder under `lib/` and exports one object
+ * of this shape; `lib/capabilities.ts` lists them, and the core iterates that list: it never names
+ * a capability. What a capability brings:
+ * - `routes`: its actions under the base path, per method: the handler, whether the path names a
+ *   second segment, the CSRF check, whether errors are always JSON (exactly the core's own route
+ *   table entries, lib/core/dispatch.ts);
+ * - `outcomes`: how each of its error types is answered (lib/core/error-outcome.ts).
+ * Handlers are loaded on first use (`lazy`), so a capability costs nothing until one of its
+ * actions is asked for, and a heavy library it needs is `import()`ed then, never at start-up.
+ *
+ * The public name of a capability's action joins `AuthAction` by declaration merging from the
+ * capability's own folder (`declare module "../types.js" { interface CapabilityActions { ... } }`).
+ */
+import type { ResponseInternal } from "../types.js"
+import type { Provider } from "../providers/types.js"
+import type { RequestContext } from "./context.js"
+
+export type Handler = (ctx: RequestContext, provider: Provider) => ResponseInternal | Promise<ResponseInternal>
+
+export interface Route {
+  handler: Handler
+  /** The path names a provider (`/signin/github`): optional or required. */
+  provider?: "optional" | "required"
+  /** A state-changing POST: needs the CSRF token (for these provider types, when a function). */
+  csrf?: boolean | ((provider: Provider) => boolean)
+  /** An API endpoint: errors are always answered as JSON. */
+  api?: boolean
+  /** GET only: also answers HEAD (only where a GET changes nothing). */
+  head?: boolean
+}
+
+export type Routes = Partial<Record<"GET" | "POST", Route>>
+
+/** How an error type is answered: a page (`signIn`, `error`, `verifyRequest`) with `?error=`, or in place (no page). */
+export interface Outcome {
+  status: number
+  page?: "signIn" | "error" | "verifyRequest"
+  /** The `error` query value, when not the type itself. */
+  value?: string
+}
+
+export interface Capability {
+  /** A short name, for logs and the map (lib/README.md). */
+  readonly name: string
+  /** Action name -> its routes. A name may be taken once across the core and every capability. */
+  readonly routes?: Readonly<Record<string, Routes>>
+  /** Actions whose path has a second segment (`sessions/revoke`): the handler checks it. */
+  readonly subPaths?: readonly string[]
+  /** Error type -> outcome, for the errors this capability throws. */
+  readonly outcomes?: Readonly<Record<string, Outcome>>
+}
+
+/**
+ * A handler loaded on first use: `lazy(() => import("./actions/list.js"), "listSessionsAction")`.
+ * The module is imported once (the promise is kept); later calls go straight to the function.
+ */
+export function lazy<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): Handler {
+  let loaded: Handler | undefined
+  let loading: Promise<Handler> | undefined
+  return (ctx, provider) => {
+    if (loaded) return loaded(ctx, provider)
+    loading ??= load().then(
+      (module) => {
+        const found = module[name]
+        if (typeof found !== "function") throw new TypeError(`${name} is not a handler of its module`)
+        loaded = found as Handler
+        return loaded
+      },
+      (error: unknown) => {
+        // Not kept: the next request tries the import again.
+        loading = undefined
+        throw error
+      },
+    )
+    return loading.then((handler) => handler(ctx, provider))
+  }
+}
