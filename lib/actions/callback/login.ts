@@ -22,7 +22,8 @@ import { firstFactorAmr, twoFactorGate } from "../../two-factor/gate.js"
 import { recordSessionAmr } from "../../two-factor/facts.js"
 import { clearEnrolment } from "../../two-factor/enrolment.js"
 import { keepReservedFacts, TOKEN_FACTS } from "../../session/reserved-facts.js"
-import { completePending } from "../two-factor/complete.js"
+import { claimPending, type SecondFactorAmr } from "../../two-factor/claim.js"
+import type { PendingSignIn } from "../../two-factor/pending.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -121,6 +122,17 @@ export async function completeSignIn(ctx: RequestContext, result: SignInResult, 
   if (gate.kind === "pending" || gate.kind === "enrol") return gate.response
   if (gate.kind === "passkey") return completePending(ctx, gate.pending, "hwk")
   return redirect(await startSession(ctx, result, callbackUrl, facts))
+}
+
+/**
+ * Ends a pending sign-in once its second factor was accepted (a code on the two-factor page, or a
+ * passkey of the same user): the pending id claimed once (lib/two-factor/claim.ts), then the real
+ * session starts with the first factor's user and account, `amr` extended and `authTime` now.
+ */
+export async function completePending(ctx: RequestContext, pending: PendingSignIn, factor: SecondFactorAmr): Promise<ResponseInternal> {
+  const facts = await claimPending(ctx, pending, factor)
+  const { user, account, profile, isNewUser, notice } = pending
+  return completeSignIn(ctx, { user, account, profile, isNewUser, notice }, pending.callbackUrl, facts)
 }
 
 /**

@@ -15,7 +15,7 @@ import { signinErrorText } from "../../pages/messages.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
 import { currentPending, type PendingSignIn } from "../../two-factor/pending.js"
 import { verifySecondFactor } from "../../two-factor/verify.js"
-import { completePending } from "./complete.js"
+import { completePending } from "../callback/login.js"
 import { passkeyOption } from "./passkey.js"
 
 /** Refusals the page explains in place (the person types again). */
