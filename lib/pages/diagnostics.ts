@@ -5,7 +5,7 @@
  */
 import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
-import type { DiagnosticsReport } from "../actions/diagnostics.js"
+import type { DiagnosticsReport } from "../actions/diagnostics-report.js"
 import { pageResponse } from "./page.js"
 import type { PageTemplate } from "./render.js"
 
