@@ -6,9 +6,15 @@
  */
 import { AuthError, BreachedPassword, PasswordTooLong, WeakPassword } from "../errors.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
-import type { PasswordSettings } from "./options.js"
+import type { PasswordCheck } from "./breached.js"
 
 export const MAX_PASSWORD_LENGTH = 256
+
+/** What the policy reads of a password provider's settings (`PasswordSettings`, options.ts). */
+export interface PolicySettings {
+  readonly minLength: number
+  readonly breachedChecks: readonly PasswordCheck[]
+}
 
 /** The password as it is hashed: NFKC, so the same characters typed on any keyboard match. */
 export function normalizePassword(password: string): string {
@@ -28,7 +34,7 @@ export function tooLong(password: string): boolean {
 }
 
 /** A new password, checked: its normalised form, or a named error (WeakPassword, PasswordTooLong, BreachedPassword). */
-export async function acceptNewPassword(config: ResolvedConfig, settings: PasswordSettings, password: string): Promise<string> {
+export async function acceptNewPassword(config: ResolvedConfig, settings: PolicySettings, password: string): Promise<string> {
   if (tooLong(password)) throw new PasswordTooLong(`A password may have at most ${MAX_PASSWORD_LENGTH} characters`)
   const normalized = normalizePassword(password)
   if (length(normalized) < settings.minLength) throw new WeakPassword(`A password needs at least ${settings.minLength} characters`)
