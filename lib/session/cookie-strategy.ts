@@ -14,7 +14,7 @@ import { CLOCK_TOLERANCE, nowSeconds, sealToken } from "../jwt/codec.js"
 import { openSessionValue, ownClaims, type OpenedSession } from "./opened-cache.js"
 import { clearChunked, presentNames, readChunked, writeChunked, type CookieJar } from "./chunks.js"
 import { isPastAbsoluteEnd, nextExpiry, refreshDue, tokenLifetime } from "./expiry.js"
-import { presentSession } from "./session-callback.js"
+import { presentSession, type SessionUpdate } from "./session-callback.js"
 import { cookieSessionRevoked, sessionCreatedAt } from "../devices/check.js"
 import { recordCookieSession, touchCookieSession, withSessionId } from "../devices/registry.js"
 import type { ClientInfo } from "../devices/ids.js"
@@ -52,11 +52,6 @@ const NO_COOKIES = Object.freeze([]) as unknown as Cookie[]
 export type ClientSource = () => ClientInfo
 
 const NO_CLIENT: ClientSource = () => ({ userAgent: null, ip: null })
-
-export interface SessionUpdate {
-  /** The client's update data, handed to the `jwt` callback as `session`. */
-  data: unknown
-}
 
 /** `secret` as the user's seal/unseal functions expect it: a string, or the list. */
 function secretParam(config: ResolvedConfig): string | string[] {

@@ -5,7 +5,8 @@
 import type { CookiesOptions } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import type { CookieJar } from "./chunks.js"
-import { readCookieSession, type ClientSource, type SessionResult, type SessionUpdate } from "./cookie-strategy.js"
+import { readCookieSession, type ClientSource, type SessionResult } from "./cookie-strategy.js"
+import type { SessionUpdate } from "./session-callback.js"
 import { readDatabaseSession } from "./database-strategy.js"
 import { countSessionRead } from "../telemetry/counts.js"
 

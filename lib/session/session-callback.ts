@@ -9,8 +9,13 @@ import type { AdapterUser } from "../adapters.js"
 import type { JWT, Session, SessionCallbackParams } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolve.js"
 import { fireEvent } from "../core/events.js"
-import type { SessionUpdate } from "./cookie-strategy.js"
 import { keepReservedFacts, SESSION_FACTS, snapshotFacts } from "./reserved-facts.js"
+
+/** A session update (`POST session`, `update()`) of either strategy. */
+export interface SessionUpdate {
+  /** The client's update data, handed to the `jwt` callback as `session` and to this callback as `newSession`. */
+  data: unknown
+}
 
 /** The `authenticators` parameter: the user's passkeys, listed on demand. */
 function passkeysOf(config: ResolvedConfig, source: { token: JWT } | { user: AdapterUser }) {
