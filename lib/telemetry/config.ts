@@ -3,7 +3,7 @@
  * and shared store traced, the providers' outbound calls bound to this configuration. With
  * `telemetry: false` the configuration is returned as it was (nothing wrapped).
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { traceAdapter } from "./adapter.js"
 import { createTelemetry } from "./instruments.js"
 import { assertTelemetry } from "./options.js"

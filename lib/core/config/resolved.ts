@@ -1,0 +1,108 @@
+/**
+ * The resolved configuration's type: what `resolveConfig` (resolve.ts) builds once per
+ * configuration object and every request reads. Types only, apart from the resolver, so a part
+ * the resolver calls (the telemetry wrapper, an option resolver) can name the record it receives
+ * without importing the resolver back (no import cycles, issue #25). resolve.ts re-exports them.
+ */
+import type { ResolvedTwoFactor } from "../../two-factor/options.js"
+import type { TransactionalAdapter } from "../adapter.js"
+import type { CallbacksOptions, EventCallbacks, JWTDecodeParams, JWTEncodeParams, JWT, PagesOptions, Theme, Awaitable } from "../../types.js"
+import type { WarningCode } from "../../warnings.js"
+import type { LoggerInstance } from "../logger.js"
+import type { CookieSets } from "./cookies.js"
+import type { ProviderTable } from "./providers.js"
+import type { ResolvedRateLimit } from "../../rate-limit/options.js"
+import type { ResolvedAccountLinking } from "../../linking/options.js"
+import type { ResolvedNotices } from "../../notices/options.js"
+import type { StateStore } from "../../state/types.js"
+import type { ResolvedI18n } from "../../i18n/index.js"
+import type { Telemetry } from "../../telemetry/instruments.js"
+import type { ResolvedRequestId } from "../../audit/request-id.js"
+
+export interface ResolvedSession {
+  strategy: "cookie" | "database"
+  /** Relative lifetime in seconds (when `absoluteExpires` is unset). */
+  maxAge: number
+  /** Set when `session.maxAge` is a date: every session ends then. */
+  absoluteExpires?: Date
+  updateAge: number
+  /** Seconds within which a sign-in counts as recent (`session.recentSignIn`). */
+  recentSignIn: number
+  generateSessionToken: () => string
+  /** User-supplied sealing (`session.seal`, or the deprecated `jwt.encode`). */
+  seal?: (params: JWTEncodeParams) => Awaitable<string>
+  unseal?: (params: JWTDecodeParams) => Awaitable<JWT | null>
+  /** `exp` of sealed tokens, in seconds (the deprecated `jwt.maxAge`, else `maxAge`). */
+  tokenMaxAge: number
+}
+
+export type ResolvedCallbacks = Required<CallbacksOptions>
+
+export interface ResolvedConfig {
+  readonly source: object
+  readonly providers: ProviderTable
+  /** The user's adapter, wrapped (AdapterError on failure); checked for the methods in use. */
+  readonly adapter?: TransactionalAdapter
+  readonly basePath: string
+  /** Set by the user (or AUTH_URL's path), as opposed to the default. */
+  readonly basePathExplicit: boolean
+  /** AUTH_URL: when set, the origin of every URL Gatehouse writes. */
+  readonly authUrl?: URL
+  readonly trustHost: boolean
+  readonly secrets: readonly string[]
+  /**
+   * The key of new CSRF cookies and verification-token hashes: the first secret. (Auth.js hashes
+   * with the whole list joined by commas; with one secret the two are the same.)
+   */
+  readonly csrfSecret: string
+  /**
+   * Keys accepted when checking those hashes: each secret, then the list joined with commas (values
+   * Auth.js made with a list). Processes mid-way through a secret rotation accept each other's.
+   */
+  readonly csrfSecrets: readonly string[]
+  readonly session: ResolvedSession
+  readonly callbacks: ResolvedCallbacks
+  /** Which callbacks the user supplied (the defaults can be skipped on hot paths). */
+  readonly custom: { readonly jwt: boolean; readonly session: boolean; readonly signIn: boolean }
+  readonly events: EventCallbacks
+  readonly pages: PagesOptions
+  readonly theme: Theme
+  /** The page and email texts: every locale's frozen catalog, and the fixed locale if any. */
+  readonly i18n: ResolvedI18n
+  readonly cookies: CookieSets
+  readonly useSecureCookies?: boolean
+  readonly skipCSRFCheck: boolean
+  readonly redirectProxyUrl?: string
+  readonly logger: LoggerInstance
+  readonly warnOnce: (code: WarningCode) => void
+  readonly experimental: Readonly<Record<string, unknown>>
+  readonly raw: boolean
+  /** A WebAuthn provider is configured: the session callback can list the user's passkeys. */
+  readonly passkeys: boolean
+  /** The rate limits in force; undefined when rate limiting is off. */
+  readonly rateLimit?: ResolvedRateLimit
+  /** What a proven address does to a stored user whose address nobody proved (issue #12). */
+  readonly accountLinking: ResolvedAccountLinking
+  /** Two-factor sign-in (issue #16); undefined when off. */
+  readonly twoFactor?: ResolvedTwoFactor
+  /** Security notices by mail and the email change's undo window (issue #24, lib/notices). */
+  readonly notices: ResolvedNotices
+  /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
+  readonly store: StateStore
+  /** The tracer and metric instruments (issue #20, lib/telemetry); undefined with `telemetry: false`. */
+  readonly telemetry?: Telemetry
+  readonly production: boolean
+  /** The `diagnostics` action is served (the option, else not in production). */
+  readonly diagnostics: boolean
+  /** No secret was configured: a random per-process one is in use (development only). */
+  readonly generatedSecret: boolean
+  /** Where `trustHost` came from, for the diagnostics page. */
+  readonly trustHostSource: "option" | "AUTH_TRUST_HOST" | "AUTH_URL" | "platform" | "development" | "default"
+  /** Where request ids come from (issue #20). */
+  readonly requestId: ResolvedRequestId
+  /**
+   * Someone reads per-request facts (an audit callback, a logger, verbose logs): requests are
+   * tracked through async calls so records and log lines carry the request id (lib/audit/scope.ts).
+   */
+  readonly trackRequests: boolean
+}
