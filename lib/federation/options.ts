@@ -1,5 +1,5 @@
 /** Start-up checks of a provider's sign-out options (issue #17); each mistake names the option. */
-import { show } from "../core/config/validate.js"
+import { show } from "../core/config/show.js"
 import { InvalidOption } from "../errors.js"
 import type { OAuthProviderConfig } from "../providers/types.js"
 

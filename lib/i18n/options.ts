@@ -4,7 +4,7 @@
  * catalog of each prefix of the tag (`de`, then `de-ch`) ← the app's texts for that prefix.
  */
 import { InvalidOption } from "../errors.js"
-import { show } from "../core/config/validate.js"
+import { show } from "../core/config/show.js"
 import { BUILT_IN, DEFAULT_LOCALE } from "./catalogs.js"
 import { en, type MessageKey, type Messages } from "./en.js"
 

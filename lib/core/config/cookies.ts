@@ -5,7 +5,8 @@
  */
 import type { AuthConfig, CookieName, CookiesOptions } from "../../types.js"
 import { defaultCookies } from "./defaults.js"
-import { assertCookieOverride, show } from "./validate.js"
+import { assertCookieOverride } from "./validate.js"
+import { show } from "./show.js"
 import { InvalidOption } from "../../errors.js"
 
 const COOKIE_NAMES: readonly CookieName[] = [

@@ -10,7 +10,8 @@ import { assertCodeOptions } from "../../providers/email/code.js"
 import type { PublicProvider } from "../../types.js"
 import { endpoint } from "../../providers/oauth/options.js"
 import { providerEnvName, type EnvObject } from "./env.js"
-import { assertProviders, show } from "./validate.js"
+import { assertProviders } from "./validate.js"
+import { show } from "./show.js"
 import { assertSignOutOptions } from "../../federation/options.js"
 
 export interface ProviderTable {

@@ -10,19 +10,7 @@ import { PROVIDER_TYPES, type Provider } from "../../providers/types.js"
 import { outboundLimits } from "../../outbound/options.js"
 import type { AuthConfig, CookieOptions, JWTOptions, PagesOptions, SessionOptions, Theme } from "../../types.js"
 import { LOG_LEVELS, type LogLevel } from "../logger.js"
-
-export function show(value: unknown): string {
-  if (typeof value === "function") return "a function"
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value)
-  if (value instanceof Date) return `Date(${Number.isNaN(value.getTime()) ? "invalid" : value.toISOString()})`
-  try {
-    const text = JSON.stringify(value)
-    if (text === undefined) return String(value)
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text
-  } catch {
-    return String(value)
-  }
-}
+import { show } from "./show.js"
 
 function invalid(path: string, rule: string, value: unknown): never {
   throw new InvalidOption(`${path} ${rule} (got ${show(value)})`)
