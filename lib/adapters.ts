@@ -10,7 +10,7 @@
  * - `deleteUser` also removes the user's accounts and sessions.
  * Every method is optional; Gatehouse checks at start-up that the ones a feature needs exist.
  */
-import type { Account, Awaitable, User } from "./types.js"
+import type { Account, Awaitable, User } from "./base-types.js"
 
 export interface AdapterUser extends User {
   id: string

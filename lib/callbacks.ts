@@ -1,7 +1,11 @@
 /** The parameters and results of the callbacks and events in the configuration (spec: Events). */
+import type { IncomingMessage } from "node:http"
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "./adapters.js"
-import type { Account, AuthRequestLike, Awaitable, DefaultSession, JWT, Profile, Session, User } from "./types.js"
+import type { Account, Awaitable, DefaultSession, JWT, Profile, Session, User } from "./base-types.js"
 import type { AuditRecord } from "./audit/types.js"
+
+/** The request object a callback receives: Express/Connect `req` on that path, else a web Request. */
+export type AuthRequestLike = Request | (IncomingMessage & Record<string, unknown>)
 
 export interface SignInCallbackParams {
   user: User | AdapterUser

@@ -1,149 +1,34 @@
 /**
  * Public types: the configuration record, sessions, tokens, callbacks and events, following the
- * spec's tables. Provider-specific types live in `providers/types.ts`, adapter types in
- * `adapters.ts`, callback and event types in `callbacks.ts`. Kept as one file although it is a
- * little over 300 lines: it is declarations only, read as the reference of `AuthConfig`, and the
- * README's options table is checked against it (__tests__/docs).
+ * spec's tables. The shared shapes (user, session, token, profile, account, theme) live in
+ * `base-types.ts`, provider-specific types in `providers/types.ts`, adapter types in
+ * `adapters.ts`, callback and event types in `callbacks.ts`; this file re-exports them. Kept as one
+ * file: it is declarations only, read as the reference of `AuthConfig`, and the README's options
+ * table is checked against it (__tests__/docs).
  */
-import type { IncomingMessage } from "node:http"
 import type { Adapter } from "./adapters.js"
+import type { Awaitable, JWT, Theme } from "./base-types.js"
 import type { LoggerInstance, LogLevel } from "./core/logger.js"
 import type { StructuredLoggerInstance } from "./core/structured-logger.js"
 import type { RequestIdOptions } from "./audit/request-id.js"
 import type { RateLimitOptions } from "./rate-limit/options.js"
 import type { AccountLinkingOptions } from "./linking/options.js"
 import type { StateStore } from "./state/types.js"
-import type { Provider, ProviderType } from "./providers/types.js"
+import type { Provider } from "./providers/types.js"
 import type { raw, skipCSRFCheck } from "./core/symbols.js"
-import type { CallbacksOptions, EventCallbacks } from "./callbacks.js"
+import type { AuthRequestLike, CallbacksOptions, EventCallbacks } from "./callbacks.js"
 import type { TwoFactorOptions } from "./two-factor/options.js"
 import type { NoticesOptions } from "./notices/options.js"
 import type { LocaleMessages } from "./i18n/options.js"
 import type { TelemetryOptions } from "./telemetry/options.js"
 
-export type Awaitable<T> = T | PromiseLike<T>
-export type { LogLevel, LoggerInstance, ProviderType }
+export type * from "./base-types.js"
+export type { LogLevel, LoggerInstance }
 export type { RateLimitOptions, RateLimitMethodOptions, RateLimitRule } from "./rate-limit/options.js"
 export type { StateStore } from "./state/types.js"
 export type { AuditRecord, AuditType } from "./audit/types.js"
 export type { RequestIdOptions } from "./audit/request-id.js"
 export type * from "./callbacks.js"
-
-/** The user as the client sees it. */
-export interface User {
-  id?: string
-  name?: string | null
-  email?: string | null
-  image?: string | null
-}
-
-/** What `GET /auth/session`, `req.auth` and `getSession` return by default. */
-export interface DefaultSession {
-  user?: User
-  /** ISO 8601 expiry of the session. */
-  expires: string
-  /** `"RefreshTokenError"` once a provider refused the refresh token (`getAccessToken`): send the user to sign in again. */
-  error?: "RefreshTokenError"
-  /** How the user signed in (RFC 8176 values): `["pwd"]`, `["oauth"]`, `["pwd", "otp"]`... (issue #16). */
-  amr?: string[]
-  /** When the user last authenticated (a sign-in or a second factor), in epoch seconds. */
-  authTime?: number
-}
-
-/** Extend by declaration merging to type fields your `session` callback adds. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Session extends DefaultSession {}
-
-/** The payload of the encrypted session cookie. Extra keys are allowed. */
-export interface JWT extends Record<string, unknown> {
-  name?: string | null
-  email?: string | null
-  picture?: string | null
-  sub?: string
-  iat?: number
-  exp?: number
-  jti?: string
-}
-
-/** Identity claims from an OAuth/OIDC provider. */
-export interface Profile extends Record<string, unknown> {
-  sub?: string | null
-  id?: string | number | null
-  name?: string | null
-  given_name?: string | null
-  family_name?: string | null
-  middle_name?: string | null
-  nickname?: string | null
-  preferred_username?: string | null
-  profile?: string | null
-  picture?: unknown
-  website?: string | null
-  email?: string | null
-  email_verified?: boolean | null
-  gender?: string | null
-  birthdate?: string | null
-  zoneinfo?: string | null
-  locale?: string | null
-  phone_number?: string | null
-  updated_at?: string | number | Date | null
-  address?: {
-    formatted?: string | null
-    street_address?: string | null
-    locality?: string | null
-    region?: string | null
-    postal_code?: string | null
-    country?: string | null
-  } | null
-}
-
-export type JsonPrimitive = string | number | boolean | null
-export type JsonObject = { [key: string]: JsonValue | undefined }
-export type JsonValue = JsonPrimitive | JsonObject | JsonValue[]
-
-/** RFC 9396 authorization details, as a token endpoint returns them. */
-export interface AuthorizationDetails {
-  readonly type: string
-  readonly locations?: string[]
-  readonly actions?: string[]
-  readonly datatypes?: string[]
-  readonly privileges?: string[]
-  readonly identifier?: string
-  readonly [parameter: string]: JsonValue | undefined
-}
-
-/** Fields of a token endpoint response (all optional), plus `expires_at` in seconds. */
-export interface TokenSet {
-  access_token?: string
-  refresh_token?: string
-  id_token?: string
-  scope?: string
-  /** Always lowercased. */
-  token_type?: Lowercase<string>
-  /** Seconds, as the token endpoint sent it. */
-  expires_in?: number
-  /** Absolute expiry in seconds since the epoch, computed from `expires_in`. */
-  expires_at?: number
-  authorization_details?: AuthorizationDetails[]
-  [parameter: string]: JsonValue | undefined
-}
-
-export interface Account extends TokenSet {
-  provider: string
-  providerAccountId: string
-  type: ProviderType
-  userId?: string
-  session_state?: JsonValue
-}
-
-export interface Theme {
-  colorScheme?: "auto" | "dark" | "light"
-  /** Any CSS colour: `#2563eb`, `rgb(37 99 235)`, `teal`. */
-  brandColor?: string
-  /** An http(s) or site-relative image URL. */
-  logo?: string
-  /** Text colour on brand-coloured buttons. */
-  buttonText?: string
-}
 
 export interface PagesOptions {
   signIn?: string
@@ -238,9 +123,6 @@ export interface JWTOptions {
   decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>
   maxAge?: number
 }
-
-/** The request object a callback receives: Express/Connect `req` on that path, else a web Request. */
-export type AuthRequestLike = Request | (IncomingMessage & Record<string, unknown>)
 
 export interface AuthConfig {
   /** The only required option. Provider objects, or provider factories called without options. */

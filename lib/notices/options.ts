@@ -7,7 +7,7 @@
  * turns them off without the warning.
  */
 import { InvalidOption } from "../errors.js"
-import type { Awaitable } from "../types.js"
+import type { Awaitable } from "../base-types.js"
 import type { EmailProviderConfig, Provider } from "../providers/types.js"
 import type { WarningCode } from "../warnings.js"
 

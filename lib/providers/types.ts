@@ -5,9 +5,9 @@
 import type { customFetch } from "../core/symbols.js"
 import type { OutboundOptions } from "../outbound/options.js"
 import type { Adapter } from "../adapters.js"
-import type { Awaitable, Profile, Theme, TokenSet, User } from "../types.js"
+import type { Awaitable, Profile, ProviderType, Theme, TokenSet, User } from "../base-types.js"
 
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+export type { ProviderType }
 
 export const PROVIDER_TYPES: readonly ProviderType[] = ["oauth", "oidc", "email", "credentials", "webauthn"]
 

@@ -6,7 +6,7 @@
  */
 import { InvalidOption, MissingAdapter, MissingAdapterMethods } from "../errors.js"
 import type { Adapter } from "../adapters.js"
-import type { Awaitable, User } from "../types.js"
+import type { Awaitable, User } from "../base-types.js"
 
 export interface TwoFactorOptions {
   /** The name authenticator apps show next to the code (your site's name). */
