@@ -5,9 +5,9 @@
  * again on the same port (empty), killed by `close`.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process"
-import { createServer, type AddressInfo } from "node:net"
 import { promisify } from "node:util"
 import { createClient } from "redis"
+import { freePort } from "./ports.js"
 
 const run = promisify(execFile)
 
@@ -19,13 +19,6 @@ export interface PrivateRedis {
   close(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((closed) => server.close(() => closed()))
-  return port
-}
 
 async function ping(port: number): Promise<boolean> {
   try {

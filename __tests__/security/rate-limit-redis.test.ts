@@ -13,7 +13,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals"
 import { execFile, spawn, type ChildProcess } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { createServer } from "node:net"
 import { promisify } from "node:util"
 import type { Express } from "express"
 import { createClient } from "redis"
@@ -24,6 +23,7 @@ import {
   ALICE, Browser, buildApp as buildPasskeyApp, expectRefused, expectSignedIn, names, seedPasskey, seedUser, softFor, storedCounter,
 } from "../webauthn/fixtures.js"
 import { AUTH_URL, BASE, buildApp, call, csrfPair, preserveEnv, sessionCookie, type CsrfPair, type Res } from "./fixtures.js"
+import { freePort } from "../helpers/ports.js"
 
 preserveEnv("AUTH_URL", "NODE_ENV")
 
@@ -156,13 +156,6 @@ describe("RedisStore shares limits and used passkey challenges between app insta
 
 // ---- FAULT-06 ----------------------------------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((closed) => server.close(() => closed()))
-  return port
-}
 
 async function ping(port: number): Promise<boolean> {
   try {

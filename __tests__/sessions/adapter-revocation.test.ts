@@ -20,10 +20,10 @@ import type { AuthConfig } from "../../lib/types.js"
 import { revokeUserSessions } from "../../lib/devices/revoke-user.js"
 import { resolveConfig } from "../../lib/core/config/resolve.js"
 import { MissingAdapterMethods } from "../../lib/errors.js"
-import { makeApp, signInAs, testConfig } from "../helpers/app.js"
+import { makeApp, testConfig } from "../helpers/app.js"
 import { agentFor } from "../database/engines.js"
 import { closeTestDatabase, DATABASES, openTestDatabase, uniquePrefix } from "../helpers/databases.js"
-import { sessionCookieHeader } from "./setups.js"
+import { signedInAlice } from "./setups.js"
 
 type Agent = ReturnType<typeof agentFor>
 const BOUND_MS = 1000
@@ -66,14 +66,6 @@ async function sharedDatabase(name: "memory" | "sqlite-file" | "postgres" | "mar
 
 const me = (app: Express, cookie: string) => agentFor(app).get("/api/me").set("Accept", "application/json").set("Cookie", cookie)
 
-async function signedIn(app: Express): Promise<{ agent: Agent; cookie: string }> {
-  const agent = agentFor(app)
-  const response = await signInAs(agent, "alice")
-  expect(response.status).toBe(302)
-  const cookie = sessionCookieHeader(response)
-  expect(cookie).not.toBe("")
-  return { agent, cookie }
-}
 
 async function sessionsOf(agent: Agent): Promise<Array<{ id: string; current: boolean }>> {
   return (await agent.get("/auth/sessions").set("Accept", "application/json").expect(200)).body
@@ -116,8 +108,8 @@ describe.each(["memory", "sqlite-file", "postgres", "mariadb"] as const)("two ap
   })
 
   it("a session revoked on A reads as signed out on B within one second; the other session stays", async () => {
-    const laptop = await signedIn(A)
-    const phone = await signedIn(B)
+    const laptop = await signedInAlice(A)
+    const phone = await signedInAlice(B)
     expect((await me(B, phone.cookie)).status).toBe(200)
     // Listed on A although it started on B: the records are in the database.
     const listed = await sessionsOf(laptop.agent)
@@ -130,8 +122,8 @@ describe.each(["memory", "sqlite-file", "postgres", "mariadb"] as const)("two ap
   })
 
   it("revoking the others on A signs the other sessions out on B, not this one", async () => {
-    const keep = await signedIn(A)
-    const other = await signedIn(B)
+    const keep = await signedInAlice(A)
+    const other = await signedInAlice(B)
     expect((await me(B, other.cookie)).status).toBe(200)
     await revoke(keep.agent, { others: "1" })
     row("revoke others on A, read on B", await untilSignedOut(B, other.cookie))
@@ -139,8 +131,8 @@ describe.each(["memory", "sqlite-file", "postgres", "mariadb"] as const)("two ap
   })
 
   it("revokeUserSessions on B signs the user out on A", async () => {
-    const first = await signedIn(A)
-    const second = await signedIn(A)
+    const first = await signedInAlice(A)
+    const second = await signedInAlice(A)
     for (const session of [first, second]) expect((await me(A, session.cookie)).status).toBe(200)
     const since = performance.now()
     // Credentials users are stored in the adapter when there is one (with an id of its own).
@@ -150,7 +142,7 @@ describe.each(["memory", "sqlite-file", "postgres", "mariadb"] as const)("two ap
   })
 
   it("sign-out on A: the cookie copied before, replayed on B, reads as signed out", async () => {
-    const { agent, cookie } = await signedIn(A)
+    const { agent, cookie } = await signedInAlice(A)
     expect((await me(B, cookie)).status).toBe(200)
     const csrfToken = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
     await agent.post("/auth/signout").type("form").send({ csrfToken }).expect(302)
@@ -193,7 +185,7 @@ describe("the revocation feed", () => {
   it("many concurrent reads on a stale feed share one poll; reads within the next half second make none", async () => {
     const { adapter, control } = instrumented()
     const app = makeApp(testConfig({ adapter, session: { strategy: "cookie" } }))
-    const { cookie } = await signedIn(app)
+    const { cookie } = await signedInAlice(app)
     await new Promise((resume) => setTimeout(resume, BOUND_MS + 50))
     control.polls = 0
     control.delayMs = 50
@@ -214,8 +206,8 @@ describe("the revocation feed", () => {
     const logger = { error: (error: unknown) => errors.push(error), warn: () => undefined, debug: () => undefined }
     const config = testConfig({ adapter, logger, logLevel: "error", session: { strategy: "cookie" } })
     const app = makeApp(config)
-    const kept = await signedIn(app)
-    const ended = await signedIn(app)
+    const kept = await signedInAlice(app)
+    const ended = await signedInAlice(app)
     control.fail = true
     await new Promise((resume) => setTimeout(resume, BOUND_MS + 50))
     expect((await me(app, kept.cookie)).status).toBe(200)
@@ -235,7 +227,7 @@ describe("the revocation feed", () => {
   it("the database refusing writes: revoking answers 503 AdapterError (nothing recorded); sign-out still signs out, on this process", async () => {
     const { adapter, control } = instrumented()
     const app = makeApp(testConfig({ adapter, session: { strategy: "cookie" } }))
-    const { agent, cookie } = await signedIn(app)
+    const { agent, cookie } = await signedInAlice(app)
     control.failWrites = true
     const csrfToken = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
     const refused = await agent.post("/auth/sessions/revoke").set("Accept", "application/json").type("form").send({ csrfToken, others: "1" })
@@ -251,7 +243,7 @@ describe("the revocation feed", () => {
   it("a poll that hangs does not hold a read (it gives up on it after one second)", async () => {
     const { adapter, control } = instrumented()
     const app = makeApp(testConfig({ adapter, session: { strategy: "cookie" } }))
-    const { cookie } = await signedIn(app)
+    const { cookie } = await signedInAlice(app)
     await new Promise((resume) => setTimeout(resume, BOUND_MS + 50))
     control.hang = true
     // The read answers while the database still has not: the poll is still in flight.

@@ -12,9 +12,9 @@ import type { AuthConfig } from "../../lib/types.js"
 import type { StateStore } from "../../lib/state/types.js"
 import { REVOCATION_REFRESH_MS } from "../../lib/devices/revocation-cache.js"
 import { RedisStore } from "../../lib/stores/redis.js"
-import { makeApp, signInAs, testConfig } from "../helpers/app.js"
+import { makeApp, testConfig } from "../helpers/app.js"
 import { agentFor } from "../database/engines.js"
-import { redisClient, redisStore, sessionCookieHeader, type Client } from "./setups.js"
+import { redisClient, redisStore, signedInAlice, type Client } from "./setups.js"
 
 type Agent = ReturnType<typeof agentFor>
 const closers: Array<() => Promise<void>> = []
@@ -32,14 +32,6 @@ function twoProcesses(shared: Partial<AuthConfig>): [Express, Express] {
 
 const status = async (app: Express, cookie: string) => (await agentFor(app).get("/api/me").set("Accept", "application/json").set("Cookie", cookie)).status
 
-async function signedInCookie(app: Express): Promise<{ agent: Agent; cookie: string }> {
-  const agent = agentFor(app)
-  const response = await signInAs(agent, "alice")
-  expect(response.status).toBe(302)
-  const cookie = sessionCookieHeader(response)
-  expect(cookie).not.toBe("")
-  return { agent, cookie }
-}
 
 async function revokeOwn(agent: Agent): Promise<void> {
   const csrfToken = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
@@ -75,7 +67,7 @@ describe.each(storages)("without pub/sub (%s): the other process sees a revocati
   it("reads as signed out once the one-second cache has passed, never later", async () => {
     expect(REVOCATION_REFRESH_MS).toBe(1000)
     const [A, B] = twoProcesses(await storage())
-    const { agent, cookie } = await signedInCookie(A)
+    const { agent, cookie } = await signedInAlice(A)
     const clock = freezeClock()
     expect(await status(B, cookie)).toBe(200) // B now holds "not revoked" in its cache
     await revokeOwn(agent)
@@ -90,7 +82,7 @@ describe("with pub/sub (RedisStore with a subscriber): the other process sees it
     const redis = await redisStore()
     closers.push(redis.close)
     const [A, B] = twoProcesses({ store: redis.store })
-    const { agent, cookie } = await signedInCookie(A)
+    const { agent, cookie } = await signedInAlice(A)
     freezeClock()
     expect(await status(B, cookie)).toBe(200)
     await revokeOwn(agent)

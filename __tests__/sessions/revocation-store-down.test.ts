@@ -20,10 +20,10 @@ import type { Express } from "express"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import type { Adapter } from "../../lib/adapters.js"
 import { RedisStore } from "../../lib/stores/redis.js"
-import { makeApp, signInAs, testConfig } from "../helpers/app.js"
+import { makeApp, testConfig } from "../helpers/app.js"
 import { agentFor } from "../database/engines.js"
 import { quietClient, startPrivateRedis, until, type PrivateRedis, type RedisClient } from "../helpers/private-redis.js"
-import { sessionCookieHeader } from "./setups.js"
+import { signedInAlice } from "./setups.js"
 
 type Agent = ReturnType<typeof agentFor>
 let redis: PrivateRedis
@@ -58,14 +58,6 @@ async function twoInstances(): Promise<[Express, Express]> {
 
 const me = async (app: Express, cookie: string) => (await agentFor(app).get("/api/me").set("Accept", "application/json").set("Cookie", cookie)).status
 
-async function signedIn(app: Express): Promise<{ agent: Agent; cookie: string }> {
-  const agent = agentFor(app)
-  const response = await signInAs(agent, "alice")
-  expect(response.status).toBe(302)
-  const cookie = sessionCookieHeader(response)
-  expect(cookie).not.toBe("")
-  return { agent, cookie }
-}
 
 async function csrf(agent: Agent): Promise<string> {
   return (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
@@ -83,7 +75,7 @@ async function restartRedis(): Promise<void> {
 describe("revocations while the shared store is down", () => {
   it("a sign-out on A while Redis is down: A refuses the copied cookie at once, and B refuses it once Redis is back", async () => {
     const [a, b] = await twoInstances()
-    const { agent, cookie: copy } = await signedIn(a)
+    const { agent, cookie: copy } = await signedInAlice(a)
     expect(await me(b, copy)).toBe(200)
 
     await redis.stop()
@@ -100,8 +92,8 @@ describe("revocations while the shared store is down", () => {
 
   it('"sign out everywhere else" while Redis is down fails closed (503 RevocationPending); once back, the retry ends the thief\'s copy on B', async () => {
     const [a, b] = await twoInstances()
-    const laptop = await signedIn(a)
-    const thief = await signedIn(b)
+    const laptop = await signedInAlice(a)
+    const thief = await signedInAlice(b)
     expect(await me(b, thief.cookie)).toBe(200)
 
     await redis.stop()
@@ -142,8 +134,8 @@ describe("revocations while the database (no store) refuses writes", () => {
     }
     const config = () => testConfig({ adapter, session: { strategy: "cookie" }, logger: { error: () => undefined } })
     const [a, b] = [makeApp(config()), makeApp(config())]
-    const { agent, cookie: copy } = await signedIn(a)
-    const other = await signedIn(a)
+    const { agent, cookie: copy } = await signedInAlice(a)
+    const other = await signedInAlice(a)
     expect(await me(b, copy)).toBe(200)
 
     control.refuse = true

@@ -4,12 +4,14 @@
  * database strategy on the memory adapter and the SQL adapter with SQLite, PostgreSQL and MariaDB.
  */
 import { randomBytes } from "node:crypto"
+import { expect } from "@jest/globals"
+import type { Express } from "express"
 import { createClient } from "redis"
 import { RedisStore } from "../../lib/stores/redis.js"
 import type { AuthConfig } from "../../lib/types.js"
 import type { StateStore } from "../../lib/state/types.js"
-import { testConfig } from "../helpers/app.js"
-import { engine, type Engine } from "../database/engines.js"
+import { signInAs, testConfig } from "../helpers/app.js"
+import { agentFor, engine, type Engine } from "../database/engines.js"
 
 export const REDIS_URL = process.env.GATEHOUSE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
 
@@ -96,4 +98,14 @@ export function sessionCookieHeader(response: { headers: Record<string, unknown>
     .map((line) => line.split(";")[0]!.trim())
     .filter((pair) => pair.startsWith("authjs.session-token") && !pair.endsWith("="))
     .join("; ")
+}
+
+/** Alice signed in on `app` with an agent of her own: the agent and her session's Cookie header. */
+export async function signedInAlice(app: Express): Promise<{ agent: ReturnType<typeof agentFor>; cookie: string }> {
+  const agent = agentFor(app)
+  const response = await signInAs(agent, "alice")
+  expect(response.status).toBe(302)
+  const cookie = sessionCookieHeader(response)
+  expect(cookie).not.toBe("")
+  return { agent, cookie }
 }

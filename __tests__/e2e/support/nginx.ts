@@ -9,10 +9,11 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import { createServer } from "node:net"
+import { freePort } from "../../helpers/ports.js"
 
 const run = promisify(execFile)
 export const NGINX = "/usr/sbin/nginx"
@@ -24,13 +25,6 @@ export interface Nginx {
   stop(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((closed) => server.close(() => closed()))
-  return port
-}
 
 export async function reserveNginxPort(): Promise<number> {
   return freePort()

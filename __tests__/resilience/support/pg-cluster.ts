@@ -7,8 +7,8 @@
 import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readdirSync } from "node:fs"
-import { createServer, type AddressInfo } from "node:net"
 import { promisify } from "node:util"
+import { freePort } from "../../helpers/ports.js"
 
 const run = promisify(execFile)
 
@@ -23,14 +23,7 @@ export interface PgCluster {
   drop(): Promise<void>
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((closed) => server.close(() => closed()))
-  return port
-}
+export { freePort }
 
 /** The newest installed PostgreSQL major version (`/etc/postgresql/<ver>`). */
 export function postgresVersion(): string {
