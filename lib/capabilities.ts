@@ -3,6 +3,7 @@
  * capability is one line here; its folder holds the rest.
  */
 import type { Capability } from "./core/capability.js"
+import { account } from "./account/capability.js"
 import { devices } from "./devices/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices]
+export const CAPABILITIES: readonly Capability[] = [devices, account]

@@ -258,7 +258,6 @@ export type AuthAction =
   | "notice"
   | "passkey-setup"
   | "two-factor"
-  | "account"
   | "signup"
   | "verify-email"
   | "forgot-password"

@@ -18,8 +18,6 @@ import { signOut, signoutPage } from "../actions/signout.js"
 import { verifyRequestPage } from "../actions/verify-request.js"
 import { webauthnOptions } from "../actions/webauthn-options.js"
 import { noticePage } from "../actions/notice.js"
-import { accountPage } from "../actions/account/page.js"
-import { accountAction } from "../actions/account/post.js"
 import { passkeySetupPage } from "../actions/passkey-setup.js"
 import { PASSWORD_ROUTES } from "../actions/password/routes.js"
 import { twoFactorGet, twoFactorPost } from "../actions/two-factor/index.js"
@@ -61,11 +59,6 @@ const CORE_ROUTES: Record<string, Routes> = {
   "webauthn-options": { GET: { handler: webauthnOptions, provider: "required", api: true } },
   notice: { GET: { handler: noticePage, head: true } },
   "passkey-setup": { GET: { handler: passkeySetupPage, provider: "optional", head: true } },
-  // `GET account` (the page) and `POST account/<action>` (its forms; the handler checks the segment).
-  account: {
-    GET: { handler: accountPage, head: true },
-    POST: { handler: accountAction, csrf: true },
-  },
   // Password accounts (gatehouse/providers/password): each page, and its form's POST.
   ...PASSWORD_ROUTES,
   // From the provider's server, signed (federation/logout-token.ts): no CSRF token.

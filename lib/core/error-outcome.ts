@@ -49,8 +49,7 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   AdapterError: { page: "error", status: 503 },
   // The shared store is down and a single use cannot be checked across processes (passkeys).
   StoreUnavailable: { page: "error", status: 503 },
-  // The account page (issue #15): no adapter, no users to manage; a stale sign-in for deletion.
-  AccountPageUnavailable: { page: "error", status: 501 },
+  // A stale sign-in for an action that needs a recent one (lib/session/assurance.ts).
   RecentSignInRequired: { page: "signIn", status: 403 },
   // Two-factor sign-in (issue #16): the two-factor page shows the code errors itself; an expired
   // pending sign-in starts over on the sign-in page.
@@ -85,8 +84,6 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   PasswordLinkInvalid: 400,
   PasswordLinkSuperseded: 400,
   WrongCurrentPassword: 400,
-  LastSignInMethod: 409,
-  SignInMethodNotFound: 404,
   InvalidPasskeyName: 400,
   // A back-channel logout token that fails validation (issue #17): 400, as the specification says.
   InvalidLogoutToken: 400,

@@ -8,7 +8,7 @@ import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { ensureCsrfToken } from "../../core/csrf.js"
 import { queryParam } from "../../core/request.js"
-import { accountAdapter } from "../../account/user.js"
+import { accountAdapter } from "../user.js"
 import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
 

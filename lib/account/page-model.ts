@@ -1,8 +1,8 @@
 /** The account page's view model (issue #15): plain data for views/account.ejs. */
 import type { RequestContext } from "../core/context.js"
 import type { Messages } from "../i18n/en.js"
-import type { AccountHolder } from "../account/user.js"
-import { signInMethods } from "../account/methods.js"
+import type { AccountHolder } from "./user.js"
+import { signInMethods } from "./methods.js"
 import { listUserSessions } from "../devices/list.js"
 import { isPasswordProvider } from "../actions/password/common.js"
 import type { AdapterAuthenticator } from "../adapters.js"
