@@ -5,5 +5,7 @@
 import type { Capability } from "./core/capability.js"
 import { account } from "./account/capability.js"
 import { devices } from "./devices/capability.js"
+import { federation } from "./federation/capability.js"
+import { passkeys } from "./passkeys/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices, account]
+export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation]

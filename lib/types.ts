@@ -244,7 +244,6 @@ export interface CapabilityActions {}
 
 export type AuthAction =
   | keyof CapabilityActions
-  | "backchannel-logout"
   | "callback"
   | "csrf"
   | "diagnostics"
@@ -256,7 +255,6 @@ export type AuthAction =
   | "verify-request"
   | "webauthn-options"
   | "notice"
-  | "passkey-setup"
   | "two-factor"
   | "signup"
   | "verify-email"

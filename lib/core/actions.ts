@@ -3,13 +3,11 @@ import type { AuthAction } from "../types.js"
 import { CAPABILITIES } from "../capabilities.js"
 
 const CORE_ACTIONS: readonly AuthAction[] = [
-  "backchannel-logout",
   "callback",
   "csrf",
   "diagnostics",
   "error",
   "notice",
-  "passkey-setup",
   "providers",
   "session",
   "signin",
@@ -32,7 +30,7 @@ const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
  * Actions whose path may (or must) name a provider (`/signin/github`), or a second segment that
  * the action checks itself (`account/delete`, a capability's `subPaths`).
  */
-const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "passkey-setup", "backchannel-logout", "two-factor", ...CAPABILITIES.flatMap((capability) => capability.subPaths ?? [])])
+const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "two-factor", ...CAPABILITIES.flatMap((capability) => capability.subPaths ?? [])])
 
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)

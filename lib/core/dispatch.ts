@@ -8,7 +8,6 @@ import type { AuthAction, ResponseInternal } from "../types.js"
 import type { Provider } from "../providers/types.js"
 import { callback } from "../actions/callback/index.js"
 import { csrf } from "../actions/csrf.js"
-import { backchannelLogout } from "../actions/backchannel-logout.js"
 import { diagnostics } from "../actions/diagnostics.js"
 import { errorPage } from "../actions/error.js"
 import { providers } from "../actions/providers.js"
@@ -18,7 +17,6 @@ import { signOut, signoutPage } from "../actions/signout.js"
 import { verifyRequestPage } from "../actions/verify-request.js"
 import { webauthnOptions } from "../actions/webauthn-options.js"
 import { noticePage } from "../actions/notice.js"
-import { passkeySetupPage } from "../actions/passkey-setup.js"
 import { PASSWORD_ROUTES } from "../actions/password/routes.js"
 import { twoFactorGet, twoFactorPost } from "../actions/two-factor/index.js"
 import type { ResolvedConfig } from "./config/resolve.js"
@@ -58,11 +56,8 @@ const CORE_ROUTES: Record<string, Routes> = {
   },
   "webauthn-options": { GET: { handler: webauthnOptions, provider: "required", api: true } },
   notice: { GET: { handler: noticePage, head: true } },
-  "passkey-setup": { GET: { handler: passkeySetupPage, provider: "optional", head: true } },
   // Password accounts (gatehouse/providers/password): each page, and its form's POST.
   ...PASSWORD_ROUTES,
-  // From the provider's server, signed (federation/logout-token.ts): no CSRF token.
-  "backchannel-logout": { POST: { handler: backchannelLogout, provider: "required", api: true } },
   // `two-factor` (the challenge) and `two-factor/setup` (enrolment and management), issue #16.
   "two-factor": {
     GET: { handler: twoFactorGet },

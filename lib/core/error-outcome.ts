@@ -85,8 +85,6 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   PasswordLinkSuperseded: 400,
   WrongCurrentPassword: 400,
   InvalidPasskeyName: 400,
-  // A back-channel logout token that fails validation (issue #17): 400, as the specification says.
-  InvalidLogoutToken: 400,
   // Listing or revoking database sessions with an adapter that cannot (issue #14); start-up checks cover the rest.
   MissingAdapterMethods: 501,
 }

@@ -5,12 +5,12 @@
  * answer is 200. Anything invalid is 400 with an OAuth-style JSON error, and nothing is revoked.
  * No CSRF token: the caller is the provider's server, and the signed token is the proof.
  */
-import type { RequestContext } from "../core/context.js"
-import { InvalidLogoutToken, InvalidProvider } from "../errors.js"
-import { endProviderSessions } from "../federation/provider-sessions.js"
-import { verifyLogoutToken } from "../federation/logout-token.js"
-import type { OAuthProviderConfig, Provider } from "../providers/types.js"
-import type { ResponseInternal } from "../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { InvalidLogoutToken, InvalidProvider } from "../../errors.js"
+import { endProviderSessions } from "../provider-sessions.js"
+import { verifyLogoutToken } from "../logout-token.js"
+import type { OAuthProviderConfig, Provider } from "../../providers/types.js"
+import type { ResponseInternal } from "../../types.js"
 
 const NO_STORE = { "Cache-Control": "no-store", "Content-Type": "application/json; charset=utf-8" }
 

@@ -5,16 +5,16 @@
  * the address (issue #12), so a first passkey is only ever made for an address its owner proved.
  * Signed-out visitors are sent to sign in first, and come back here.
  */
-import { InvalidProvider } from "../errors.js"
-import type { ResponseInternal } from "../types.js"
-import type { RequestContext } from "../core/context.js"
-import { resolveCallbackUrl } from "../core/callback-url.js"
-import { ensureCsrfToken } from "../core/csrf.js"
-import { queryParam } from "../core/request.js"
-import { WEBAUTHN_SCRIPT } from "../pages/assets.js"
-import { pageLocale, pageResponse } from "../pages/page.js"
-import type { Provider, WebAuthnProviderConfig } from "../providers/types.js"
-import { holderOrSignIn, isHolder } from "../session/assurance.js"
+import { InvalidProvider } from "../../errors.js"
+import type { ResponseInternal } from "../../types.js"
+import type { RequestContext } from "../../core/context.js"
+import { resolveCallbackUrl } from "../../core/callback-url.js"
+import { ensureCsrfToken } from "../../core/csrf.js"
+import { queryParam } from "../../core/request.js"
+import { WEBAUTHN_SCRIPT } from "../../pages/assets.js"
+import { pageLocale, pageResponse } from "../../pages/page.js"
+import type { Provider, WebAuthnProviderConfig } from "../../providers/types.js"
+import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 
 function passkeyProvider(ctx: RequestContext, named: Provider | undefined): WebAuthnProviderConfig {
   const provider = named ?? ctx.config.providers.list.find((candidate) => candidate.type === "webauthn")

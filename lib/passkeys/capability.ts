@@ -1,0 +1,21 @@
+/**
+ * Passkey set-up as a capability (lib/core/capability.ts): `GET passkey-setup[/<passkey provider>]`,
+ * the page where a signed-in user (recently: lib/session/assurance.ts) creates a passkey, after an
+ * email sign-in proved the address. The ceremony itself is the spec's `webauthn-options` and
+ * `callback` actions; naming and renaming passkeys live beside this file.
+ */
+import { lazy, type Capability } from "../core/capability.js"
+
+declare module "../types.js" {
+  interface CapabilityActions {
+    "passkey-setup": true
+  }
+}
+
+export const passkeys: Capability = {
+  name: "passkeys",
+  routes: {
+    "passkey-setup": { GET: { handler: lazy(() => import("./actions/setup.js"), "passkeySetupPage"), provider: "optional", head: true } },
+  },
+  subPaths: ["passkey-setup"],
+}
