@@ -7,5 +7,6 @@ import { account } from "./account/capability.js"
 import { devices } from "./devices/capability.js"
 import { federation } from "./federation/capability.js"
 import { passkeys } from "./passkeys/capability.js"
+import { password } from "./password/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation]
+export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, password]

@@ -256,8 +256,3 @@ export type AuthAction =
   | "webauthn-options"
   | "notice"
   | "two-factor"
-  | "signup"
-  | "verify-email"
-  | "forgot-password"
-  | "reset-password"
-  | "change-password"

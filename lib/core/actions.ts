@@ -15,12 +15,6 @@ const CORE_ACTIONS: readonly AuthAction[] = [
   "two-factor",
   "verify-request",
   "webauthn-options",
-  // Password accounts (gatehouse/providers/password).
-  "signup",
-  "verify-email",
-  "forgot-password",
-  "reset-password",
-  "change-password",
 ]
 
 export const AUTH_ACTIONS: readonly AuthAction[] = [...CORE_ACTIONS, ...CAPABILITIES.flatMap((capability) => Object.keys(capability.routes ?? {}) as AuthAction[])]

@@ -17,7 +17,6 @@ import { signOut, signoutPage } from "../actions/signout.js"
 import { verifyRequestPage } from "../actions/verify-request.js"
 import { webauthnOptions } from "../actions/webauthn-options.js"
 import { noticePage } from "../actions/notice.js"
-import { PASSWORD_ROUTES } from "../actions/password/routes.js"
 import { twoFactorGet, twoFactorPost } from "../actions/two-factor/index.js"
 import type { ResolvedConfig } from "./config/resolve.js"
 import type { Route, Routes } from "./capability.js"
@@ -56,8 +55,6 @@ const CORE_ROUTES: Record<string, Routes> = {
   },
   "webauthn-options": { GET: { handler: webauthnOptions, provider: "required", api: true } },
   notice: { GET: { handler: noticePage, head: true } },
-  // Password accounts (gatehouse/providers/password): each page, and its form's POST.
-  ...PASSWORD_ROUTES,
   // `two-factor` (the challenge) and `two-factor/setup` (enrolment and management), issue #16.
   "two-factor": {
     GET: { handler: twoFactorGet },

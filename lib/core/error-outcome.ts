@@ -34,8 +34,6 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   UnverifiedAccountExists: { page: "signIn", status: 409 },
   // With an email provider, a passkey for a new address waits for the address to be proved.
   EmailProofRequired: { page: "signIn", status: 400 },
-  // Password accounts: the right password for an address never confirmed.
-  EmailNotVerified: { page: "signIn", status: 403 },
   EmailSignInError: { page: "signIn", value: "EmailSignin", status: 400 },
   // A wrong code is typed again on the page it came from; the others need a new email.
   EmailCodeInvalid: { page: "verifyRequest", status: 400 },
@@ -77,13 +75,6 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   UnknownAction: 404,
   InvalidProvider: 404,
   SessionRequired: 401,
-  // Password accounts: the pages show these in place; API clients get them as JSON.
-  WeakPassword: 400,
-  PasswordTooLong: 400,
-  BreachedPassword: 400,
-  PasswordLinkInvalid: 400,
-  PasswordLinkSuperseded: 400,
-  WrongCurrentPassword: 400,
   InvalidPasskeyName: 400,
   // Listing or revoking database sessions with an adapter that cannot (issue #14); start-up checks cover the rest.
   MissingAdapterMethods: 501,

@@ -14,7 +14,7 @@ import { endUserSessions } from "../devices/revoke-user.js"
 import { audit } from "../audit/emit.js"
 import { consumeUndoToken } from "./undo-link.js"
 import { endLinks } from "../password/links.js"
-import { isPasswordProvider } from "../actions/password/common.js"
+import { isPasswordProvider } from "../password/actions/common.js"
 
 export async function undoEmailChange(ctx: RequestContext, uid: unknown, email: unknown, token: unknown): Promise<AdapterUser> {
   if (typeof uid !== "string" || typeof email !== "string" || typeof token !== "string") throw new Verification("The undo link is incomplete")

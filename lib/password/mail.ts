@@ -1,7 +1,7 @@
 /**
  * The mails of password accounts, in the language of the request, with the sign-in mail's
  * templates (views/email-*.ejs): through the email provider's transport (created once), or the
- * app's `sendMail`. Sent after the answer is on its way (see actions/password/background.ts), so
+ * app's `sendMail`. Sent after the answer is on its way (see `afterAnswer` in actions/common.ts), so
  * the time an answer takes never depends on whether a mail went out.
  */
 import { format } from "../i18n/index.js"

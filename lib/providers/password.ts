@@ -24,7 +24,7 @@ export default function Password(options: PasswordOptions): PasswordProviderConf
       email: { label: "Email", type: "email", autocomplete: "username", required: true },
       password: { label: "Password", type: "password", autocomplete: "current-password", required: true },
     },
-    // Never called: the callback checks the stored hash itself (lib/actions/password/sign-in.ts).
+    // Never called: the callback checks the stored hash itself (lib/password/actions/sign-in.ts).
     authorize: () => {
       throw new CredentialsSignin("Password providers are checked by Gatehouse")
     },

@@ -10,7 +10,7 @@ import type { PageName } from "../../core/pages-url.js"
 import { format, type MessageKey, type Messages } from "../../i18n/index.js"
 import { customPageRedirect, pageLocale, pageResponse } from "../../pages/page.js"
 import type { PageTemplate } from "../../pages/render.js"
-import type { PasswordProviderConfig } from "../../password/options.js"
+import type { PasswordProviderConfig } from "../options.js"
 
 export interface PasswordField {
   name: "email" | "password" | "newPassword" | "currentPassword" | "name"

@@ -10,7 +10,7 @@ import { claimProvenAddress } from "../../linking/unproven-user.js"
 import type { RequestContext } from "../../core/context.js"
 import { bodyString } from "../../core/request.js"
 import { normalizeEmail } from "../../providers/email/identifier.js"
-import type { PasswordProviderConfig } from "../../password/options.js"
+import type { PasswordProviderConfig } from "../options.js"
 
 export function isPasswordProvider(provider: unknown): provider is PasswordProviderConfig {
   return typeof provider === "object" && provider !== null && (provider as { type?: unknown }).type === "credentials" && typeof (provider as { password?: unknown }).password === "object"

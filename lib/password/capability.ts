@@ -1,0 +1,43 @@
+/**
+ * Password accounts as a capability (lib/core/capability.ts), for `gatehouse/providers/password`:
+ * its pages, each answering GET (and HEAD) and its form's POST (CSRF-checked): `signup`,
+ * `verify-email`, `forgot-password`, `reset-password`, `change-password`; with the outcomes of the
+ * errors only they throw. The sign-in itself goes through the spec's `callback` action
+ * (`actions/sign-in.ts`); the logic beside it in this folder (hashing, the policy, the links, the
+ * mail, the options) is shared with the provider (lib/providers/password.ts).
+ */
+import { lazy, type Capability, type Handler, type Routes } from "../core/capability.js"
+
+declare module "../types.js" {
+  interface CapabilityActions {
+    signup: true
+    "verify-email": true
+    "forgot-password": true
+    "reset-password": true
+    "change-password": true
+  }
+}
+
+const page = (get: Handler, post: Handler): Routes => ({ GET: { handler: get, head: true }, POST: { handler: post, csrf: true } })
+
+export const password: Capability = {
+  name: "password",
+  routes: {
+    signup: page(lazy(() => import("./actions/signup.js"), "signupGet"), lazy(() => import("./actions/signup.js"), "signupPost")),
+    "verify-email": page(lazy(() => import("./actions/verify-email.js"), "verifyEmailGet"), lazy(() => import("./actions/verify-email.js"), "verifyEmailPost")),
+    "forgot-password": page(lazy(() => import("./actions/forgot.js"), "forgotGet"), lazy(() => import("./actions/forgot.js"), "forgotPost")),
+    "reset-password": page(lazy(() => import("./actions/reset.js"), "resetGet"), lazy(() => import("./actions/reset.js"), "resetPost")),
+    "change-password": page(lazy(() => import("./actions/change.js"), "changeGet"), lazy(() => import("./actions/change.js"), "changePost")),
+  },
+  outcomes: {
+    // The right password for an address never confirmed (thrown by the sign-in through `callback`).
+    EmailNotVerified: { page: "signIn", status: 403 },
+    // The pages show these in place; API clients get them as JSON.
+    WeakPassword: { status: 400 },
+    PasswordTooLong: { status: 400 },
+    BreachedPassword: { status: 400 },
+    PasswordLinkInvalid: { status: 400 },
+    PasswordLinkSuperseded: { status: 400 },
+    WrongCurrentPassword: { status: 400 },
+  },
+}
