@@ -8,5 +8,6 @@ import { devices } from "./devices/capability.js"
 import { federation } from "./federation/capability.js"
 import { passkeys } from "./passkeys/capability.js"
 import { password } from "./password/capability.js"
+import { twoFactor } from "./two-factor/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, password]
+export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, password, twoFactor]

@@ -255,4 +255,3 @@ export type AuthAction =
   | "verify-request"
   | "webauthn-options"
   | "notice"
-  | "two-factor"

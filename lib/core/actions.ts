@@ -12,7 +12,6 @@ const CORE_ACTIONS: readonly AuthAction[] = [
   "session",
   "signin",
   "signout",
-  "two-factor",
   "verify-request",
   "webauthn-options",
 ]
@@ -24,7 +23,7 @@ const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
  * Actions whose path may (or must) name a provider (`/signin/github`), or a second segment that
  * the action checks itself (`account/delete`, a capability's `subPaths`).
  */
-const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", "two-factor", ...CAPABILITIES.flatMap((capability) => capability.subPaths ?? [])])
+const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", ...CAPABILITIES.flatMap((capability) => capability.subPaths ?? [])])
 
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)

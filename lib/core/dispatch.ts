@@ -17,7 +17,6 @@ import { signOut, signoutPage } from "../actions/signout.js"
 import { verifyRequestPage } from "../actions/verify-request.js"
 import { webauthnOptions } from "../actions/webauthn-options.js"
 import { noticePage } from "../actions/notice.js"
-import { twoFactorGet, twoFactorPost } from "../actions/two-factor/index.js"
 import type { ResolvedConfig } from "./config/resolve.js"
 import type { Route, Routes } from "./capability.js"
 import { CAPABILITIES } from "../capabilities.js"
@@ -55,11 +54,6 @@ const CORE_ROUTES: Record<string, Routes> = {
   },
   "webauthn-options": { GET: { handler: webauthnOptions, provider: "required", api: true } },
   notice: { GET: { handler: noticePage, head: true } },
-  // `two-factor` (the challenge) and `two-factor/setup` (enrolment and management), issue #16.
-  "two-factor": {
-    GET: { handler: twoFactorGet },
-    POST: { handler: twoFactorPost, csrf: true },
-  },
 }
 
 /** The spec's routes and every capability's (lib/capabilities.ts), one table; an action name is taken once. */

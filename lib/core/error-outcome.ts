@@ -49,12 +49,6 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   StoreUnavailable: { page: "error", status: 503 },
   // A stale sign-in for an action that needs a recent one (lib/session/assurance.ts).
   RecentSignInRequired: { page: "signIn", status: 403 },
-  // Two-factor sign-in (issue #16): the two-factor page shows the code errors itself; an expired
-  // pending sign-in starts over on the sign-in page.
-  TwoFactorCodeInvalid: { page: "signIn", status: 400 },
-  TwoFactorCodeReplayed: { page: "signIn", status: 400 },
-  RecoveryCodeUsed: { page: "signIn", status: 400 },
-  TwoFactorExpired: { page: "signIn", status: 400 },
   // A provider too slow, too long-winded or redirecting inwards (lib/outbound/): the sign-in ends here.
   ProviderTimeout: { page: "error", status: 504 },
   ProviderResponseTooLarge: { page: "error", status: 502 },

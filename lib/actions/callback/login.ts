@@ -137,7 +137,7 @@ export async function completePending(ctx: RequestContext, pending: PendingSignI
 
 /**
  * The session itself, once every factor due was passed (also the end of a pending enrolment,
- * lib/actions/two-factor/setup.ts): the record or sealed token, the `signIn` event, a new CSRF
+ * lib/two-factor/actions/setup.ts): the record or sealed token, the `signIn` event, a new CSRF
  * token. Returns where the browser goes next.
  */
 export async function startSession(ctx: RequestContext, result: SignInResult, callbackUrl: string, facts: SignInFacts): Promise<string> {

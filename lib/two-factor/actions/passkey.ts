@@ -7,7 +7,7 @@
 import type { Adapter } from "../../adapters.js"
 import type { RequestContext } from "../../core/context.js"
 import { WEBAUTHN_SCRIPT } from "../../pages/assets.js"
-import type { PendingSignIn } from "../../two-factor/pending.js"
+import type { PendingSignIn } from "../pending.js"
 
 export interface PasskeyOption {
   scriptUrl: string

@@ -13,9 +13,9 @@ import { pageUrl } from "../../core/pages-url.js"
 import { bodyString } from "../../core/request.js"
 import { signinErrorText } from "../../pages/messages.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
-import { currentPending, type PendingSignIn } from "../../two-factor/pending.js"
-import { verifySecondFactor } from "../../two-factor/verify.js"
-import { completePending } from "../callback/login.js"
+import { currentPending, type PendingSignIn } from "../pending.js"
+import { verifySecondFactor } from "../verify.js"
+import { completePending } from "../../actions/callback/login.js"
 import { passkeyOption } from "./passkey.js"
 
 /** Refusals the page explains in place (the person types again). */

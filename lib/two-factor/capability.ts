@@ -1,0 +1,35 @@
+/**
+ * Two-factor sign-in as a capability (lib/core/capability.ts, issue #16): the second step of an
+ * enrolled user's sign-in (`GET`/`POST two-factor`) and enrolment and management
+ * (`GET`/`POST two-factor/setup`), with the outcomes of the errors only it throws. The logic beside
+ * it in this folder (TOTP, recovery codes, the pending sign-in, the gate the callback asks) is
+ * shared with the sign-in callback (lib/actions/callback/login.ts). With the `twoFactor` option off
+ * both paths answer `UnknownAction` (the handlers check it).
+ */
+import { lazy, type Capability } from "../core/capability.js"
+
+declare module "../types.js" {
+  interface CapabilityActions {
+    "two-factor": true
+  }
+}
+
+export const twoFactor: Capability = {
+  name: "two-factor",
+  routes: {
+    // `two-factor` (the challenge) and `two-factor/setup` (enrolment and management): the handlers check the second segment.
+    "two-factor": {
+      GET: { handler: lazy(() => import("./actions/index.js"), "twoFactorGet") },
+      POST: { handler: lazy(() => import("./actions/index.js"), "twoFactorPost"), csrf: true },
+    },
+  },
+  subPaths: ["two-factor"],
+  outcomes: {
+    // The two-factor pages show the code errors themselves (JSON clients and other pages get these);
+    // an expired pending sign-in or enrolment form starts over on the sign-in page.
+    TwoFactorCodeInvalid: { page: "signIn", status: 400 },
+    TwoFactorCodeReplayed: { page: "signIn", status: 400 },
+    RecoveryCodeUsed: { page: "signIn", status: 400 },
+    TwoFactorExpired: { page: "signIn", status: 400 },
+  },
+}
