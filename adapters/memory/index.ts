@@ -10,21 +10,18 @@
  * meanwhile stay), and its writes are visible to others before it ends (read uncommitted);
  * `lockUser` serialises the transactions that lock the same user (in this process: it is memory).
  */
-import { AsyncLocalStorage } from "node:async_hooks"
 import { randomUUID } from "node:crypto"
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../../lib/adapters.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "../../lib/adapters.js"
 import { DEVELOPMENT_ADAPTER, type TransactionalAdapter } from "../../lib/core/adapter.js"
 import { forgetTwoFactor, twoFactorMethods, type TwoFactorMaps } from "./two-factor.js"
 import { cookieSessionMethods, type CookieSessionMaps } from "./cookie-sessions.js"
+import { passwordMethods, type PasswordMaps } from "./passwords.js"
+import { inTransaction, put, remove, userLocks } from "./transactions.js"
 
-interface Store extends TwoFactorMaps, CookieSessionMaps {
-  users: Map<string, AdapterUser>
+interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps {
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
-  tokens: Map<string, VerificationToken>
   authenticators: Map<string, AdapterAuthenticator>
-  /** Password accounts: userId -> password hash. */
-  passwords: Map<string, string>
 }
 
 /** The memory adapter, plus direct access to its store (for tests that check what was written). */
@@ -57,46 +54,10 @@ class ConstraintError extends Error {
   }
 }
 
-/** A write made inside a transaction: which entry, what it held before and what it was set to. */
-interface Write {
-  map: Map<string, unknown>
-  key: string
-  before: unknown
-  after: unknown
-}
-
-/** Undoes `writes`, newest first; an entry someone else has changed since is left as they set it. */
-function rollBack(writes: Write[]): void {
-  for (const { map, key, before, after } of writes.reverse()) {
-    if (map.get(key) !== after) continue
-    if (before === undefined) map.delete(key)
-    else map.set(key, before)
-  }
-}
-
-/** A transaction: its writes (undone if it fails) and the users it holds (`lockUser`, released when it ends). */
-interface Transaction {
-  writes: Write[]
-  held: Map<string, () => void>
-}
-
-/** The transaction the current async call chain runs in, if any. */
-const transactions = new AsyncLocalStorage<Transaction>()
-
 export function MemoryAdapter(): MemoryAdapterInstance {
   const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
-  const put = <V>(map: Map<string, V>, key: string, value: V) => {
-    transactions.getStore()?.writes.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: value })
-    map.set(key, value)
-  }
-  /** Per user, the hold that the next `lockUser` waits for (the last one taken). */
-  const userHolds = new Map<string, Promise<void>>()
-  const remove = <V>(map: Map<string, V>, key: string) => {
-    if (!map.has(key)) return
-    transactions.getStore()?.writes.push({ map: map as Map<string, unknown>, key, before: map.get(key), after: undefined })
-    map.delete(key)
-  }
+  const lockUser = userLocks()
 
   const adapter: MemoryAdapterInstance = {
     get store() {
@@ -253,22 +214,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       put(store.authenticators, credentialID, next)
       return copy(next)
     },
-    /** Inside a transaction: waits for the transaction holding the user, then holds it until this one ends. */
-    async lockUser(userId) {
-      const transaction = transactions.getStore()
-      if (!transaction || transaction.held.has(userId)) return
-      const before = userHolds.get(userId) ?? Promise.resolve()
-      let release = () => {}
-      const mine = new Promise<void>((resolve) => {
-        release = () => resolve()
-      })
-      userHolds.set(userId, mine)
-      transaction.held.set(userId, () => {
-        release()
-        if (userHolds.get(userId) === mine) userHolds.delete(userId)
-      })
-      await before
-    },
+    lockUser,
     async updateAuthenticator(credentialID, update) {
       const current = store.authenticators.get(credentialID)
       if (!current) return null
@@ -283,39 +229,9 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     ...twoFactorMethods(store, put, remove),
     ...cookieSessionMethods(store, put, remove),
 
-    async getPasswordHash(userId) {
-      return store.passwords.get(userId) ?? null
-    },
-    async setPasswordHash(userId, hash) {
-      if (!store.users.has(userId)) throw new Error(`no user with id ${userId}`)
-      put(store.passwords, userId, hash)
-    },
-    async deleteVerificationTokens(identifier) {
-      let removed = 0
-      for (const [key, token] of store.tokens) {
-        if (token.identifier !== identifier) continue
-        remove(store.tokens, key)
-        removed++
-      }
-      return removed
-    },
+    ...passwordMethods(store, put, remove),
 
-    /**
-     * All or nothing: on failure, the writes made by `work` (and whatever it awaits) are undone.
-     * A nested call joins the outer transaction. The users it locked are released when it ends.
-     */
-    async transaction(work) {
-      if (transactions.getStore()) return work(adapter)
-      const transaction: Transaction = { writes: [], held: new Map() }
-      try {
-        return await transactions.run(transaction, () => work(adapter))
-      } catch (error) {
-        rollBack(transaction.writes)
-        throw error
-      } finally {
-        for (const release of transaction.held.values()) release()
-      }
-    },
+    transaction: (work) => inTransaction(adapter, work),
   }
   Object.defineProperty(adapter, DEVELOPMENT_ADAPTER, { value: true })
   return adapter
