@@ -107,8 +107,8 @@ export async function signIn(agent: Agent, username: string, password = "pw", st
   return agent.post("/auth/callback/credentials").type("form").send({ csrfToken: csrf, username, password, callbackUrl: "/api/me" }).expect(status)
 }
 
-/** Enrols the signed-in agent: reads the secret off the page, confirms with the current code. */
-export async function enrol(agent: Agent): Promise<{ secret: string; codes: string[]; page: string }> {
+/** Enrols the signed-in agent: reads the secret off the page, confirms with the current code; `done` is the page that follows. */
+export async function enrol(agent: Agent, callbackUrl = "/api/me"): Promise<{ secret: string; codes: string[]; page: string; done: string }> {
   const page = (await agent.get("/auth/two-factor/setup").expect(200)).text
   const secret = (/id="two-factor-secret">([A-Z2-7 ]+)</.exec(page)?.[1] ?? "").replace(/ /g, "")
   if (!secret) throw new Error("no secret on the setup page")
@@ -116,10 +116,10 @@ export async function enrol(agent: Agent): Promise<{ secret: string; codes: stri
   const done = await agent
     .post("/auth/two-factor/setup")
     .type("form")
-    .send({ csrfToken: field(page, "csrfToken"), setupToken: field(page, "setupToken"), callbackUrl: "/api/me", intent: "enable", code: codeFor(secret) })
+    .send({ csrfToken: field(page, "csrfToken"), setupToken: field(page, "setupToken"), callbackUrl, intent: "enable", code: codeFor(secret) })
     .expect(200)
   const codes = [...done.text.matchAll(/<li><code>([0-9a-z-]+)<\/code><\/li>/g)].map((match) => match[1] as string)
-  return { secret, codes, page }
+  return { secret, codes, page, done: done.text }
 }
 
 /** A new user, signed in and enrolled, then signed out (a fresh browser for what follows). */
