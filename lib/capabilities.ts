@@ -4,10 +4,14 @@
  */
 import type { Capability } from "./core/capability.js"
 import { account } from "./account/capability.js"
+import { audit } from "./audit/capability.js"
 import { devices } from "./devices/capability.js"
+import { emailCodes } from "./email-codes/capability.js"
 import { federation } from "./federation/capability.js"
+import { notices } from "./notices/capability.js"
 import { passkeys } from "./passkeys/capability.js"
 import { password } from "./password/capability.js"
+import { tokens } from "./tokens/capability.js"
 import { twoFactor } from "./two-factor/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, password, twoFactor]
+export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, audit]

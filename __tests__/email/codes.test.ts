@@ -5,7 +5,7 @@
  * both session strategies; the same answers for a known and an unknown address.
  */
 import { describe, expect, it, jest } from "@jest/globals"
-import { LETTERS } from "../../lib/providers/email/code.js"
+import { LETTERS } from "../../lib/email-codes/code.js"
 import {
   ALICE, CSRF_COOKIE, SESSION_COOKIE, askForLink, codeIn, cookieHeader, request, type Site, elementsOf, expectError, follow, location, mailFor, postCode, sessionCookie, sessionOf, setCookies, startSite, typeCode,
 } from "./support.js"

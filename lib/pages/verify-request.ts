@@ -7,8 +7,8 @@ import type { RequestContext } from "../core/context.js"
 import { ensureCsrfToken } from "../core/csrf.js"
 import { queryParam } from "../core/request.js"
 import type { Messages } from "../i18n/en.js"
-import { DIGITS, codeSettings } from "../providers/email/code.js"
-import { readPendingCode } from "../providers/email/pending.js"
+import { DIGITS, codeSettings } from "../email-codes/code.js"
+import { readPendingCode } from "../email-codes/pending.js"
 
 /** The `error` values this page explains (a wrong code: the person types it again here). */
 const ERRORS: Readonly<Record<string, keyof Messages>> = Object.freeze({ EmailCodeInvalid: "verify.error.EmailCodeInvalid" })

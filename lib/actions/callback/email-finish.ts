@@ -10,7 +10,7 @@ import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { redirect } from "../../core/response.js"
 import type { EmailProviderConfig } from "../../providers/types.js"
-import { clearCodeCookie } from "../../providers/email/pending.js"
+import { clearCodeCookie } from "../../email-codes/pending.js"
 import { authorizeSignIn, completeSignIn } from "./login.js"
 import { emailUser } from "./users.js"
 

@@ -28,7 +28,7 @@ import { canonicalMailbox } from "../../providers/email/mailbox.js"
 import { candidateHashes } from "../../providers/email/token.js"
 import { confirmPageResponse } from "../../pages/email-confirm.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
-import { emailCodeCallback } from "./email-code.js"
+import { emailCodeCallback } from "../../email-codes/callback.js"
 import { finishEmailSignIn } from "./email-finish.js"
 
 /** A prefetch (browsers, mail scanners) announces itself; it must not use up the link. */

@@ -4,7 +4,7 @@
  * verify-request page. The answer is the same whether or not the address has an account. If the
  * mail cannot be sent, the stored token is removed and the user lands on `error=EmailSignin`.
  * With codes on (the default), the mail also carries a one-time code, bound to this browser by
- * the code cookie set with the redirect (see providers/email/pending.ts).
+ * the code cookie set with the redirect (see lib/email-codes/pending.ts).
  */
 import { randomUUID } from "node:crypto"
 import { EmailSignInError } from "../../errors.js"
@@ -18,8 +18,8 @@ import type { EmailProviderConfig } from "../../providers/types.js"
 import { emailIdentifier } from "../../providers/email/identifier.js"
 import { canonicalMailbox } from "../../providers/email/mailbox.js"
 import { hashToken, newToken } from "../../providers/email/token.js"
-import { codeSettings, hashCode, newCode } from "../../providers/email/code.js"
-import { codeCookie } from "../../providers/email/pending.js"
+import { codeSettings, hashCode, newCode } from "../../email-codes/code.js"
+import { codeCookie } from "../../email-codes/pending.js"
 import { randomHex } from "../../crypto/random.js"
 import { authorizeSignIn } from "../callback/login.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"

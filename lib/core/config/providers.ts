@@ -6,7 +6,7 @@
 import { InvalidEndpoints, InvalidOption } from "../../errors.js"
 import type { EmailProviderConfig, OAuthProviderConfig, Provider } from "../../providers/types.js"
 import { sendVerificationRequest as defaultSender } from "../../providers/email/send.js"
-import { assertCodeOptions } from "../../providers/email/code.js"
+import { assertCodeOptions } from "../../email-codes/code.js"
 import type { PublicProvider } from "../../types.js"
 import { endpoint } from "../../providers/oauth/options.js"
 import { providerEnvName, type EnvObject } from "./env.js"

@@ -10,7 +10,7 @@ import { CSS_COLOR } from "../../core/config/validate.js"
 import { render } from "../../pages/render.js"
 import { chooseLocale, i18nOfTheme } from "../../i18n/index.js"
 import { emailTexts } from "./texts.js"
-import { displayCode } from "./code.js"
+import { displayCode } from "../../email-codes/code.js"
 import type { EmailProviderConfig, SendVerificationRequestParams } from "../types.js"
 
 /** Milliseconds: connecting, waiting for the greeting, and silence on the socket. */

@@ -7,10 +7,10 @@
  * stored anywhere else, so third-party adapters need no new method; the cookie cannot be read or
  * forged without the secret, and is worthless without the code (and vice versa).
  */
-import type { Cookie } from "../../types.js"
-import type { RequestContext } from "../../core/context.js"
-import { openToken, sealToken } from "../../jwt/codec.js"
-import { clearCookie } from "../../session/chunks.js"
+import type { Cookie } from "../types.js"
+import type { RequestContext } from "../core/context.js"
+import { openToken, sealToken } from "../jwt/codec.js"
+import { clearCookie } from "../session/chunks.js"
 
 export interface PendingCode {
   /** The email provider's id. */

@@ -6,10 +6,10 @@
  * read leniently: spaces and hyphens are dropped, letters upper-cased.
  */
 import { randomInt } from "node:crypto"
-import { InvalidOption } from "../../errors.js"
-import { sha256Hex } from "../../crypto/hash.js"
-import { safeEqual } from "../../crypto/equal.js"
-import type { EmailCodeOptions, EmailProviderConfig } from "../types.js"
+import { InvalidOption } from "../errors.js"
+import { sha256Hex } from "../crypto/hash.js"
+import { safeEqual } from "../crypto/equal.js"
+import type { EmailCodeOptions, EmailProviderConfig } from "../providers/types.js"
 
 export const DIGITS = "0123456789"
 /** Upper-case letters and digits a reader cannot confuse: no 0, O, 1, I, L. */

@@ -7,17 +7,17 @@
  * the link are dead and a new email is needed. Tries are also rate-limited per client address and
  * per inbox (`rateLimit.emailCallback`).
  */
-import { EmailCodeExpired, EmailCodeInvalid, EmailCodeLocked, EmailCodeNotBound } from "../../errors.js"
-import type { Adapter } from "../../adapters.js"
-import type { ResponseInternal } from "../../types.js"
-import type { RequestContext } from "../../core/context.js"
-import { bodyString } from "../../core/request.js"
-import type { EmailProviderConfig } from "../../providers/types.js"
-import { MAX_CODE_ATTEMPTS, codeMatches, codeSettings, readTypedCode } from "../../providers/email/code.js"
-import { canonicalMailbox } from "../../providers/email/mailbox.js"
-import { hasCodeCookie, readPendingCode, type PendingCode } from "../../providers/email/pending.js"
-import { enforceRateLimit } from "../../rate-limit/limiter.js"
-import { finishEmailSignIn } from "./email-finish.js"
+import { EmailCodeExpired, EmailCodeInvalid, EmailCodeLocked, EmailCodeNotBound } from "../errors.js"
+import type { Adapter } from "../adapters.js"
+import type { ResponseInternal } from "../types.js"
+import type { RequestContext } from "../core/context.js"
+import { bodyString } from "../core/request.js"
+import type { EmailProviderConfig } from "../providers/types.js"
+import { MAX_CODE_ATTEMPTS, codeMatches, codeSettings, readTypedCode } from "./code.js"
+import { canonicalMailbox } from "../providers/email/mailbox.js"
+import { hasCodeCookie, readPendingCode, type PendingCode } from "./pending.js"
+import { enforceRateLimit } from "../rate-limit/limiter.js"
+import { finishEmailSignIn } from "../actions/callback/email-finish.js"
 
 /** Uses up the stored token the code and the link share; the record when it was still there. */
 function spend(ctx: RequestContext, pending: PendingCode) {
