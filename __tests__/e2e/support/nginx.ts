@@ -33,12 +33,16 @@ export async function reserveNginxPort(): Promise<number> {
 export async function startNginx(port: number, serverName: string, backends: number[]): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-nginx-"))
   await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", `/CN=${serverName}`, "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")])
-  const upstream = (name: string) => `upstream ${name} {\n${backends.map((backend) => `    server 127.0.0.1:${backend};`).join("\n")}\n  }`
+  // Strict round robin: a slow answer under load never takes a process out of the pool
+  // (max_fails=0) nor sends the request again to the other one (proxy_next_upstream off), either
+  // of which would break the alternation the tests read from the log.
+  const upstream = (name: string) => `upstream ${name} {\n${backends.map((backend) => `    server 127.0.0.1:${backend} max_fails=0;`).join("\n")}\n  }`
   const proxied = (pool: string) => `proxy_pass http://${pool};
       proxy_set_header Host $host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_set_header X-Forwarded-Host $http_host;
+      proxy_next_upstream off;
       proxy_buffer_size 64k;
       proxy_buffers 8 64k;`
   writeFileSync(
