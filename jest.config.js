@@ -17,7 +17,7 @@ const shared = {
     "^gatehouse/errors$": "<rootDir>/lib/errors.ts",
     "^gatehouse/providers/(.*)$": "<rootDir>/lib/providers/$1.ts",
     "^gatehouse/adapters/(.*)$": "<rootDir>/adapters/$1/index.ts",
-    "^gatehouse/stores/(.*)$": "<rootDir>/lib/stores/$1.ts",
+    "^gatehouse/stores/(redis|redis-sessions)$": "<rootDir>/lib/shared-store/$1.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
 }

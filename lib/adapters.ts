@@ -185,10 +185,6 @@ export interface Adapter {
   listSessionRevocations?(filter: SessionRevocationFilter): Awaitable<AdapterSessionRevocation[]>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
-  /** Gatehouse extension (password accounts): the user's password hash (a string that names its parameters), or null. */
-  getPasswordHash?(userId: string): Awaitable<string | null>
-  /** Gatehouse extension (password accounts): stores or replaces the user's password hash. */
-  setPasswordHash?(userId: string, hash: string): Awaitable<void>
   /**
    * Gatehouse extension (password accounts): removes every verification token with this
    * identifier (a user's outstanding reset links, when the password is reset or changed);
@@ -219,32 +215,9 @@ export interface Adapter {
    * `lastUsedAt` given to `createAuthenticator`.
    */
   updateAuthenticator?(credentialID: AdapterAuthenticator["credentialID"], update: AuthenticatorUpdate): Awaitable<AdapterAuthenticator | null>
-  /** Gatehouse extension (two-factor sign-in): the user's TOTP record, or null when not enrolled. */
-  getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
-  /** Gatehouse extension: turns two-factor sign-in on (replacing any record) with these recovery code hashes. */
-  enableTwoFactor?(record: AdapterTwoFactor, recoveryCodeHashes: string[]): Awaitable<void>
-  /** Gatehouse extension: replaces the user's recovery codes (hashes) with new ones. */
-  replaceRecoveryCodes?(userId: string, recoveryCodeHashes: string[]): Awaitable<void>
-  /**
-   * Gatehouse extension: single use, atomic: marks the user's code used and answers "accepted" for
-   * exactly one of concurrent callers; "alreadyUsed" for a code used before; "unknown" otherwise.
-   */
-  useRecoveryCode?(userId: string, recoveryCodeHash: string): Awaitable<RecoveryCodeUse>
-  /** Gatehouse extension: how many unused recovery codes the user has. */
-  countRecoveryCodes?(userId: string): Awaitable<number>
-  /** Gatehouse extension: turns two-factor sign-in off: the record and every recovery code removed. */
-  disableTwoFactor?(userId: string): Awaitable<void>
 }
 
-/** What `useRecoveryCode` found. */
-export type RecoveryCodeUse = "accepted" | "alreadyUsed" | "unknown"
-
-/**
- * A user's TOTP enrolment. `secret` is the shared secret sealed by Gatehouse (encrypted with a key
- * derived from the app secret): adapters store it as an opaque string.
- */
-export interface AdapterTwoFactor {
-  userId: string
-  secret: string
-  enabledAt: Date
-}
+// Capabilities' own adapter methods join `Adapter` from their folders (declaration merging); these
+// lines make the public type include them, and export their record types as before.
+export type { AdapterTwoFactor, RecoveryCodeUse } from "./two-factor/adapter.js"
+export type {} from "./password/adapter.js"

@@ -8,7 +8,7 @@ import { describe, expect, it, jest } from "@jest/globals"
 import express from "express"
 import { credentials, csrfToken, makeApp, request, signInAs, testConfig, type Agent } from "../helpers/app.js"
 import { spyLogger } from "../integration/support.js"
-import { currentScope } from "../../lib/audit/scope.js"
+import { currentScope } from "../../lib/core/request-scope.js"
 import type { AuditRecord, AuthConfig } from "../../lib/types.js"
 import { auditLog, cookieValues, expectCommonFields, expectNoSecrets } from "./support.js"
 

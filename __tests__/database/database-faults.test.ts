@@ -9,12 +9,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest 
 import { sql } from "kysely"
 import type { Express } from "express"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
-import { ADAPTER_METHODS } from "../../lib/core/adapter.js"
+import { adapterMethods } from "../../lib/core/adapter.js"
+import { CAPABILITIES } from "../../lib/capabilities.js"
 import { AdapterError, MissingAdapter, MissingAdapterMethods } from "../../lib/errors.js"
 import { authRouter } from "../../lib/index.js"
 import type { Adapter } from "../../lib/adapters.js"
 import { makeApp, signInAs, testConfig } from "../helpers/app.js"
 import { ORIGIN, SESSION, agentFor, csrfPair, engine, get, post, sessionValue } from "./engines.js"
+
+/** Every adapter method Gatehouse calls, the core's and the capabilities'. */
+const ADAPTER_METHODS = adapterMethods(CAPABILITIES)
 
 const ADAPTER_ERROR = `${ORIGIN}/auth/error?error=AdapterError`
 

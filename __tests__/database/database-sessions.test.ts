@@ -8,9 +8,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest 
 import type { AuthConfig, JwtCallbackParams, SessionCallbackParams } from "../../lib/types.js"
 import type { AdapterAccount } from "../../lib/adapters.js"
 import { decode } from "../../lib/jwt/index.js"
-import { ADAPTER_METHODS } from "../../lib/core/adapter.js"
+import { adapterMethods } from "../../lib/core/adapter.js"
+import { CAPABILITIES } from "../../lib/capabilities.js"
 import { SECRET, csrfToken, findCookie, isCleared, makeApp, signInAs, testConfig } from "../helpers/app.js"
 import { ENGINE_NAMES, ORIGIN, SESSION, agentFor, engine, sessionValue, spyAdapter } from "./engines.js"
+
+/** Every adapter method Gatehouse calls, the core's and the capabilities'. */
+const ADAPTER_METHODS = adapterMethods(CAPABILITIES)
 
 const DAY = 86_400_000
 const ALICE = { name: "Alice", email: "alice@example.com", image: "https://img.example/alice.png" }

@@ -10,10 +10,14 @@ import type { Express } from "express"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
 import type { SqlAdapterInstance } from "../../adapters/sql/index.js"
 import type { AnyDb } from "../../adapters/sql/codec.js"
-import { ADAPTER_METHODS, type AdapterMethod, type TransactionalAdapter } from "../../lib/core/adapter.js"
+import { adapterMethods, type AdapterMethod, type TransactionalAdapter } from "../../lib/core/adapter.js"
+import { CAPABILITIES } from "../../lib/capabilities.js"
 import type { Adapter } from "../../lib/adapters.js"
 import { findCookie, request, type Agent } from "../helpers/app.js"
 import { closeTestDatabase, openTestDatabase, uniquePrefix, type DatabaseName } from "../helpers/databases.js"
+
+/** Every adapter method Gatehouse calls, the core's and the capabilities'. */
+const ADAPTER_METHODS = adapterMethods(CAPABILITIES)
 
 export const HOST = "app.test"
 export const ORIGIN = `http://${HOST}`

@@ -9,7 +9,7 @@
 import type { Browser, Page, Response } from "playwright-core"
 import { format } from "../../lib/i18n/catalogs.js"
 import { de } from "../../lib/i18n/de.js"
-import { en, type Messages } from "../../lib/i18n/en.js"
+import { en, type CoreMessages } from "../../lib/i18n/en.js"
 import { ja } from "../../lib/i18n/ja.js"
 import { isFaviconNoise, isStatusLineFor, launchBrowser, openPage, signInWithoutForm, startExample, type ExampleServer, type Watched } from "./harness.js"
 
@@ -64,7 +64,7 @@ async function language(page: Page, response: Response | null) {
 
 const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).innerText()).trim()
 
-const LANGUAGES: Array<{ name: string; locale: string; tag: string; t: Messages }> = [
+const LANGUAGES: Array<{ name: string; locale: string; tag: string; t: CoreMessages }> = [
   { name: "German", locale: "de-DE", tag: "de", t: de },
   { name: "Japanese", locale: "ja-JP", tag: "ja", t: ja },
 ]

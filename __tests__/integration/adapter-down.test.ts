@@ -10,13 +10,17 @@
 import { jest } from "@jest/globals"
 import express, { type Express } from "express"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
-import { ADAPTER_METHODS, type AdapterMethod } from "../../lib/core/adapter.js"
+import { adapterMethods, type AdapterMethod } from "../../lib/core/adapter.js"
+import { CAPABILITIES } from "../../lib/capabilities.js"
 import { AdapterError } from "../../lib/errors.js"
 import { authRouter, authSession, getSession, requireAuth } from "../../lib/index.js"
 import type { Adapter } from "../../lib/adapters.js"
 import type { AuthConfig, Session } from "../../lib/types.js"
 import { testConfig } from "../helpers/app.js"
 import { ORIGIN, SESSION_COOKIE, agentFor, sessionValue, signedIn, spyLogger } from "./support.js"
+
+/** Every adapter method Gatehouse calls, the core's and the capabilities'. */
+const ADAPTER_METHODS = adapterMethods(CAPABILITIES)
 
 /** What a driver error could say; none of it may reach a client. */
 const DRIVER_MESSAGE = 'connect ECONNREFUSED 127.0.0.1:5432 (postgres://gatehouse:s3cret@db.internal/app) while running SELECT "user_id" FROM "sessions"'

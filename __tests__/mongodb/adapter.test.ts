@@ -11,7 +11,11 @@ import { once } from "../../adapters/mongodb/adapter.js"
 import { compensating } from "../../adapters/mongodb/transactions.js"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { newAccount, newUser } from "../../adapters/test-kit/index.js"
-import { ADAPTER_METHODS } from "../../lib/core/adapter.js"
+import { adapterMethods } from "../../lib/core/adapter.js"
+import { CAPABILITIES } from "../../lib/capabilities.js"
+
+/** Every adapter method Gatehouse calls, the core's and the capabilities'. */
+const ADAPTER_METHODS = adapterMethods(CAPABILITIES)
 
 const HEX = "65a1b2c3d4e5f60718293a4b"
 

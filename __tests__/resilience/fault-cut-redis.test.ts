@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals"
 import { randomUUID } from "node:crypto"
 import type { Express } from "express"
 import { createClient } from "redis"
-import { RedisStore } from "../../lib/stores/redis.js"
+import { RedisStore } from "../../lib/shared-store/redis.js"
 import { makeApp, request, testConfig } from "../helpers/app.js"
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js"
 

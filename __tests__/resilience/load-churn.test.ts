@@ -11,7 +11,7 @@
  *    a new user's `?email=` (a registration ceremony); every answer 200 with a challenge cookie.
  * 3. Distinct client keys: failed credentials attempts, each from its own X-Forwarded-For address
  *    and with its own username, so every attempt adds two counters (address and identifier) to
- *    the memory store. The store holds at most 100 000 counters (lib/state/memory.ts), so the heap
+ *    the memory store. The store holds at most 100 000 counters (lib/shared-store/memory.ts), so the heap
  *    is sampled once the store is full and has settled, after DISTINCT_ATTEMPTS (70 000 attempts,
  *    140 000 keys), and again after DISTINCT_MORE (20 000) further attempts: within +10 %. Below the
  *    cap the heap legitimately grows (counters are live until their window ends); measured on the

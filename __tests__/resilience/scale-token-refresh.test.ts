@@ -16,7 +16,7 @@ import { createClient } from "redis"
 import { SECRET, request } from "../helpers/app.js"
 import { authorizationUrl, client, CLIENT_ID, CLIENT_SECRET, cookieHeader, cookieJar, local, oidc, signInFlow, startSignIn, startSite, type Site } from "../oauth/support.js"
 import { ACCESS_TOKEN_TTL, countRefreshes, idpBrowser, idpConfiguration, sleep } from "../tokens/support.js"
-import { RedisStore } from "../../lib/stores/redis.js"
+import { RedisStore } from "../../lib/shared-store/redis.js"
 import { REDIS_URL, report, startApp, stopAll, type AppProcess } from "./support/process.js"
 
 // Not oauthSuite(): it closes sites after each test, and this IdP serves both tests.

@@ -3,8 +3,8 @@
  * and the session records and revocations live in this process's memory instead.
  */
 import { describe, expect, it } from "@jest/globals"
-import type { StateStore } from "../../lib/state/types.js"
-import { MemoryStore } from "../../lib/state/memory.js"
+import type { StateStore } from "../../lib/shared-store/types.js"
+import { MemoryStore } from "../../lib/shared-store/memory.js"
 import { makeApp, signInAs, testConfig } from "../helpers/app.js"
 import { agentFor } from "../database/engines.js"
 

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from "@jest/globals"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { getToken } from "../../lib/jwt/index.js"
-import { revokeUserSessions } from "../../lib/devices/revoke-user.js"
+import { revokeUserSessions } from "../../lib/devices/helpers.js"
 import type { AuthConfig } from "../../lib/types.js"
 import { makeApp, SECRET, signInAs, testConfig } from "../helpers/app.js"
 import { agentFor } from "../database/engines.js"

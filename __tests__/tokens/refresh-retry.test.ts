@@ -9,7 +9,7 @@
 import { jest } from "@jest/globals"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { DOUBT_TTL_SECONDS } from "../../lib/tokens/single-flight.js"
-import type { StateStore } from "../../lib/state/types.js"
+import type { StateStore } from "../../lib/shared-store/types.js"
 import { makeApp, request, reserve, testConfig } from "../helpers/app.js"
 import { redisStore } from "../sessions/setups.js"
 import { cookieHeader, cookieJar, oauthSuite, oidc, signInFlow, startSite } from "../oauth/support.js"

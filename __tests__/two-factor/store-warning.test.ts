@@ -7,7 +7,7 @@
 import { describe, expect, it, jest } from "@jest/globals"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { resolveConfig } from "../../lib/core/config/resolve.js"
-import { MemoryStore } from "../../lib/state/memory.js"
+import { MemoryStore } from "../../lib/shared-store/memory.js"
 import { baseConfig } from "./support.js"
 
 describe("start-up warning: two-factor sign-in without a shared store", () => {

@@ -15,7 +15,7 @@ import { codeAt } from "../../lib/two-factor/totp.js"
 import { SECRET, request, type Agent } from "../helpers/app.js"
 import { closeTestDatabase, openTestDatabase, uniquePrefix } from "../helpers/databases.js"
 import { redisStore } from "../sessions/setups.js"
-import { RedisStore } from "../../lib/stores/redis.js"
+import { RedisStore } from "../../lib/shared-store/redis.js"
 
 export const STEP_MS = 30_000
 

@@ -6,6 +6,7 @@
  * this folder is shared with the server helpers `unlinkAccount` and `deleteAccount`.
  */
 import { lazy, type Capability } from "../core/capability.js"
+import { accountTexts } from "./texts/index.js"
 
 declare module "../types.js" {
   interface CapabilityActions {
@@ -15,6 +16,7 @@ declare module "../types.js" {
 
 export const account: Capability = {
   name: "account",
+  texts: accountTexts,
   routes: {
     account: {
       GET: { handler: lazy(() => import("./actions/page.js"), "accountPage"), head: true },

@@ -4,7 +4,7 @@
  * sessions, passkeys and sign-in tokens), every session of the user ended on every process
  * (cookie sessions too), and the `deleteUser` event.
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { fireEvent } from "../core/events.js"
 import { endUserSessions } from "../devices/revoke-user.js"
 import { endUndoTokens } from "../notices/undo-link.js"

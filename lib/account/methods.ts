@@ -5,8 +5,9 @@
  * the removal run together, one per user at a time (per-user.ts).
  */
 import type { AdapterAccount, AdapterAuthenticator } from "../adapters.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import { LastSignInMethod, MissingAdapterMethods } from "../errors.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
+import { MissingAdapterMethods } from "../errors.js"
+import { LastSignInMethod } from "./errors.js"
 import { accountAdapter, type FullAdapter } from "./user.js"
 
 export interface SignInMethods {

@@ -10,7 +10,7 @@
  *   on the same user; processes do not wait for each other.
  */
 import type { Adapter } from "../adapters.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { TransactionalAdapter } from "../core/adapter.js"
 import { accountAdapter, type FullAdapter } from "./user.js"
 

@@ -1,5 +1,5 @@
 /** Changing the signed-in user's name (`updateUser`, and the `updateUser` event). */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { fireEvent } from "../core/events.js"
 import { announce } from "../devices/runtime.js"
 import { InvalidRequest } from "../errors.js"

@@ -7,9 +7,9 @@
  * account removed, once the removal is done.
  */
 import type { AdapterAccount } from "../adapters.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { fireEvent } from "../core/events.js"
-import { SignInMethodNotFound } from "../errors.js"
+import { SignInMethodNotFound } from "./errors.js"
 import { assertNotLast, signInMethods } from "./methods.js"
 import { withUserHeld } from "./per-user.js"
 import type { AccountHolder, FullAdapter } from "./user.js"

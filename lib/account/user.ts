@@ -5,8 +5,9 @@
  * `AccountPageUnavailable`.
  */
 import type { Adapter, AdapterUser } from "../adapters.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import { AccountPageUnavailable, SessionRequired } from "../errors.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
+import { SessionRequired } from "../errors.js"
+import { AccountPageUnavailable } from "./errors.js"
 import type { SessionIdentity } from "../session/cookie-strategy.js"
 
 export interface AccountHolder {

@@ -3,7 +3,7 @@
  * this configuration, and for each of its parts what is missing when it does not show. Read from
  * the resolved configuration only (no adapter call): the adapter's methods are checked by name.
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 
 export interface DiagnosticsAccountPart {
   /** Stable identifier, e.g. `email-change`. */

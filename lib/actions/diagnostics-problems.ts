@@ -3,7 +3,7 @@
  * the facts it gathered about the request and the configuration. Codes are stable: the README's
  * "Behind a proxy" table lists them.
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 
 export interface DiagnosticsProblem {
   /** Stable identifier, e.g. `forwarded-proto-ignored`. */

@@ -6,7 +6,7 @@
  */
 import { EventError } from "../errors.js"
 import type { LoggerInstance } from "../core/logger.js"
-import { currentScope } from "./scope.js"
+import { currentScope } from "../core/request-scope.js"
 import type { AuditCallback, AuditInput, AuditRecord } from "./types.js"
 
 interface AuditTarget {

@@ -1,7 +1,8 @@
 /**
- * The audit records that follow from Gatehouse's events (lib/core/events.ts calls this after the
- * app's own handler): sign-in, sign-out, users, linked accounts and passkeys, two-factor changes
- * and challenges, revoked sessions. Only identifiers go in: never the event's tokens or profile.
+ * The audit records that follow from Gatehouse's events (the capability's `onEvent`, which
+ * lib/core/events.ts calls before the app's own handler): sign-in, sign-out, users, linked
+ * accounts and passkeys, two-factor changes and challenges, revoked sessions. Only identifiers go
+ * in: never the event's tokens or profile.
  */
 import type { EventCallbacks } from "../types.js"
 import { audit } from "./emit.js"
@@ -29,6 +30,8 @@ function accountRecord(kind: "added" | "linked" | "removed" | "unlinked", user: 
 }
 
 export function auditEvent<Name extends keyof EventCallbacks>(config: Target, name: Name, message: Message<Name>, extra?: Record<string, unknown>): void {
+  // Nothing happens without the callback (not even the record is built).
+  if (!config.events.audit) return
   switch (name) {
     case "signIn": {
       const { user, account, isNewUser } = message as Message<"signIn">

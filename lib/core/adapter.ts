@@ -9,7 +9,7 @@ import type { Adapter } from "../adapters.js"
 import type { Provider } from "../providers/types.js"
 import type { LoggerInstance } from "./logger.js"
 
-export const ADAPTER_METHODS = [
+const CORE_ADAPTER_METHODS = [
   "createUser",
   "getUser",
   "getUserByEmail",
@@ -47,20 +47,20 @@ export const ADAPTER_METHODS = [
   "updateAccountTokens",
   // Gatehouse extension: passkey names and last use (the account page, issue #15).
   "updateAuthenticator",
-  // Gatehouse extensions: password hashes (password accounts, gatehouse/providers/password).
-  "getPasswordHash",
-  "setPasswordHash",
+  // Gatehouse extension: a user's outstanding links removed (password resets, email changes).
   "deleteVerificationTokens",
-  // Gatehouse extensions: two-factor sign-in (issue #16), a TOTP record and recovery codes per user.
-  "getTwoFactor",
-  "enableTwoFactor",
-  "replaceRecoveryCodes",
-  "useRecoveryCode",
-  "countRecoveryCodes",
-  "disableTwoFactor",
 ] as const satisfies readonly (keyof Adapter)[]
 
-export type AdapterMethod = (typeof ADAPTER_METHODS)[number]
+/**
+ * Every adapter method Gatehouse calls: the core's, then each capability's own (its
+ * `adapterMethods`, given by whoever holds the capability list: lib/core/adapter.ts must not import
+ * it, as capability code imports this file).
+ */
+export function adapterMethods(capabilities: readonly { readonly adapterMethods?: readonly AdapterMethod[] }[]): readonly AdapterMethod[] {
+  return [...CORE_ADAPTER_METHODS, ...capabilities.flatMap((capability) => capability.adapterMethods ?? [])]
+}
+
+export type AdapterMethod = keyof Adapter
 
 /**
  * An optional Gatehouse extension: run `work` atomically (in one database transaction), with an
@@ -102,9 +102,9 @@ export function assertAdapterMethods(adapter: Adapter, needed: readonly AdapterM
 }
 
 /** Every method of `adapter`, wrapped: failures become AdapterError; calls are logged at verbose. */
-export function wrapAdapter(adapter: TransactionalAdapter, logger: LoggerInstance): TransactionalAdapter {
+export function wrapAdapter(adapter: TransactionalAdapter, logger: LoggerInstance, methods: readonly AdapterMethod[]): TransactionalAdapter {
   const wrapped: Record<string, unknown> = {}
-  for (const method of ADAPTER_METHODS) {
+  for (const method of methods) {
     const fn = adapter[method] as ((...args: unknown[]) => unknown) | undefined
     if (typeof fn !== "function") continue
     wrapped[method] = async (...args: unknown[]) => {
@@ -120,7 +120,7 @@ export function wrapAdapter(adapter: TransactionalAdapter, logger: LoggerInstanc
   if (typeof transaction === "function") {
     wrapped.transaction = async <T>(work: (tx: Adapter) => Promise<T>) => {
       try {
-        return (await transaction.call(adapter, (tx: Adapter) => work(wrapAdapter(tx, logger)))) as T
+        return (await transaction.call(adapter, (tx: Adapter) => work(wrapAdapter(tx, logger, methods)))) as T
       } catch (error) {
         throw error instanceof AuthError ? error : new AdapterError("adapter.transaction failed", { cause: { err: error, method: "transaction" } })
       }

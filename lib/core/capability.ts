@@ -6,16 +6,25 @@
  * - `routes`: its actions under the base path, per method: the handler, whether the path names a
  *   second segment, the CSRF check, whether errors are always JSON (exactly the core's own route
  *   table entries, lib/core/dispatch.ts);
- * - `outcomes`: how each of its error types is answered (lib/core/error-outcome.ts).
+ * - `outcomes`: how each of its error types is answered (lib/core/error-outcome.ts);
+ * - `onEvent`, `onActionError`: told of each event and of what each action throws (the audit
+ *   trail records them); the core keeps the list of those that listen, built once;
+ * - `options`: its options, checked and resolved once with the configuration (never per request);
+ * - `texts`: its texts in every built-in language (its folder's `texts/`), merged into the catalogs
+ *   once (lib/i18n/catalogs.ts, through lib/capability-texts.ts).
  * Handlers are loaded on first use (`lazy`), so a capability costs nothing until one of its
  * actions is asked for, and a heavy library it needs is `import()`ed then, never at start-up.
  *
  * The public name of a capability's action joins `AuthAction` by declaration merging from the
  * capability's own folder (`declare module "../types.js" { interface CapabilityActions { ... } }`).
  */
-import type { ResponseInternal } from "../types.js"
+import type { AuthConfig, EventCallbacks, ResponseInternal } from "../types.js"
 import type { Provider } from "../providers/types.js"
+import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "./context.js"
+import type { CapabilityConfig, ResolvedConfig } from "./config/resolved.js"
+import type { WarningCode } from "../warnings.js"
+import type { TextsByLanguage } from "../i18n/text-types.js"
 
 export type Handler = (ctx: RequestContext, provider: Provider) => ResponseInternal | Promise<ResponseInternal>
 
@@ -41,6 +50,31 @@ export interface Outcome {
   value?: string
 }
 
+/** What a capability's options are resolved with, beside the app's configuration. */
+export interface OptionsContext {
+  /** The adapter as given (checked to be an object, not yet wrapped). */
+  readonly adapter?: Adapter
+  /** The providers, checked and completed. */
+  readonly providers: readonly Provider[]
+  readonly production: boolean
+  readonly warnOnce: (code: WarningCode) => void
+}
+
+/**
+ * A capability's options, checked and resolved by lib/core/config/resolve.ts once per configuration
+ * object, in the order of lib/capabilities.ts. A mistake throws a named error (`InvalidOption`, ...)
+ * that names the option.
+ */
+export interface CapabilityOptions {
+  /** Checks what this capability reads from one provider, after the provider's own checks; `path` is `providers[0] ("github")`. */
+  readonly checkProvider?: (provider: Provider, path: string) => void
+  /**
+   * Its fields of the resolved configuration (`config.twoFactor`), declared from its folder:
+   * `declare module "../core/config/resolved.js" { interface CapabilityConfig { ... } }`.
+   */
+  readonly resolve?: (config: AuthConfig, context: OptionsContext) => Partial<CapabilityConfig>
+}
+
 export interface Capability {
   /** A short name, for logs and the map (lib/README.md). */
   readonly name: string
@@ -50,7 +84,25 @@ export interface Capability {
   readonly subPaths?: readonly string[]
   /** Error type -> outcome, for the errors this capability throws. */
   readonly outcomes?: Readonly<Record<string, Outcome>>
+  /** Its texts: by language tag (`en` names the keys), then by key; listed in lib/capability-texts.ts too. */
+  readonly texts?: TextsByLanguage
+  /** Its options (the `twoFactor` option, a provider's `code`, ...): checked and resolved at start-up. */
+  readonly options?: CapabilityOptions
+  /** The adapter methods it adds (declared on `Adapter` from its folder): wrapped like the core's (AdapterError, logs, traces). */
+  readonly adapterMethods?: readonly (keyof Adapter)[]
+  /** Told of each event, before the app's handler (lib/core/events.ts). Synchronous; must not throw. */
+  readonly onEvent?: EventHook
+  /** Told of whatever an action threw, before it is answered (lib/core/dispatch.ts). Synchronous; must not throw. */
+  readonly onActionError?: (ctx: RequestContext, error: unknown) => void
 }
+
+/** `fields`: what the code firing the event adds to what is recorded of it (a back-channel revocation says so). */
+export type EventHook = <Name extends keyof EventCallbacks>(
+  config: ResolvedConfig,
+  name: Name,
+  message: Parameters<NonNullable<EventCallbacks[Name]>>[0],
+  fields?: Record<string, unknown>,
+) => void
 
 /**
  * A handler loaded on first use: `lazy(() => import("./actions/list.js"), "listSessionsAction")`.

@@ -1,6 +1,6 @@
 /** Per-request state, kept apart from the frozen configuration. */
 import type { Cookie, CookiesOptions } from "../types.js"
-import type { ResolvedConfig } from "./config/resolve.js"
+import type { ResolvedConfig } from "./config/resolved.js"
 import type { InternalRequest } from "./request.js"
 
 export interface RequestContext {

@@ -17,15 +17,15 @@ import { signOut, signoutPage } from "../actions/signout.js"
 import { verifyRequestPage } from "../actions/verify-request.js"
 import { webauthnOptions } from "../actions/webauthn-options.js"
 import { noticePage } from "../actions/notice.js"
-import type { ResolvedConfig } from "./config/resolve.js"
+import type { ResolvedConfig } from "./config/resolved.js"
 import type { Route, Routes } from "./capability.js"
 import { CAPABILITIES } from "../capabilities.js"
 import { createContext } from "./context.js"
 import { assertCsrf } from "./csrf.js"
 import { toErrorOutcome } from "./error-outcome.js"
 import type { InternalRequest } from "./request.js"
-import { auditActionFailure } from "../audit/failure.js"
-import { withRequestScope } from "../audit/request.js"
+import { setEventHooks } from "./events.js"
+import { withRequestScope } from "./request-tracking.js"
 import { traceAction, type ActionTrace } from "../telemetry/action.js"
 
 const CORE_ROUTES: Record<string, Routes> = {
@@ -65,6 +65,14 @@ for (const [owner, routes] of [["the core", CORE_ROUTES] as const, ...CAPABILITI
   }
 }
 
+/**
+ * The capabilities that listen to what actions throw and to events (`onActionError`, `onEvent`),
+ * listed once at start-up so a request asks no other. events.ts gets its list from here: it cannot
+ * import the capability list itself, as capabilities' actions fire events.
+ */
+const ACTION_ERROR_HOOKS = CAPABILITIES.flatMap((capability) => (capability.onActionError ? [capability.onActionError] : []))
+setEventHooks(CAPABILITIES.flatMap((capability) => (capability.onEvent ? [capability.onEvent] : [])))
+
 /** Every method each action answers (HEAD aside): the list the assurance table test checks against. */
 export function routeList(): Array<{ method: "GET" | "POST"; action: AuthAction }> {
   return (Object.keys(ROUTES) as AuthAction[]).flatMap((action) => (["GET", "POST"] as const).filter((method) => ROUTES[action][method]).map((method) => ({ method, action })))
@@ -103,7 +111,7 @@ export interface DispatchOptions {
 export function dispatch(request: InternalRequest, config: ResolvedConfig, options?: DispatchOptions): Promise<ResponseInternal> {
   const telemetry = config.telemetry
   // One span per action (lib/telemetry/action.ts); `trace` learns the provider and the error.
-  // Its request id and scope (lib/audit/request.ts), then one span per action (lib/telemetry/action.ts).
+  // Its request id and scope (request-tracking.ts), then one span per action (lib/telemetry/action.ts).
   return withRequestScope(request, config, () => (telemetry ? traceAction(telemetry, request, (trace) => run(request, config, options, trace)) : run(request, config, options)))
 }
 
@@ -124,7 +132,7 @@ async function run(request: InternalRequest, config: ResolvedConfig, options?: D
     response = await route.handler(ctx, provider as Provider)
   } catch (error) {
     if (trace) trace.error = error
-    auditActionFailure(ctx, error)
+    for (const hook of ACTION_ERROR_HOOKS) hook(ctx, error)
     if (options?.throwErrors && error instanceof AuthError && !ctx.returnRedirect) throw error
     response = toErrorOutcome(error, ctx)
   }

@@ -4,7 +4,8 @@
  * errors (bad method, path, body) answer with their status and a JSON body. Types outside the
  * client-safe set are shown as `Configuration`; the real error always goes to the log.
  */
-import { AuthError, CredentialsSignin, MethodNotAllowed, RateLimited, type ErrorType } from "../errors.js"
+import { AuthError, type ErrorType } from "./errors.js"
+import { CredentialsSignin, MethodNotAllowed, RateLimited } from "./named-errors.js"
 import type { ResponseInternal } from "../types.js"
 import { publicMessage } from "../pages/messages.js"
 import type { RequestContext } from "./context.js"
@@ -35,11 +36,6 @@ const FLOW: Partial<Record<ErrorType, FlowOutcome>> = {
   // With an email provider, a passkey for a new address waits for the address to be proved.
   EmailProofRequired: { page: "signIn", status: 400 },
   EmailSignInError: { page: "signIn", value: "EmailSignin", status: 400 },
-  // A wrong code is typed again on the page it came from; the others need a new email.
-  EmailCodeInvalid: { page: "verifyRequest", status: 400 },
-  EmailCodeExpired: { page: "signIn", status: 400 },
-  EmailCodeLocked: { page: "signIn", status: 400 },
-  EmailCodeNotBound: { page: "signIn", status: 400 },
   WebAuthnVerificationError: { page: "signIn", status: 400 },
   AccessDenied: { page: "error", status: 403 },
   Verification: { page: "error", status: 400 },
@@ -69,7 +65,6 @@ const PROTOCOL: Partial<Record<ErrorType, number>> = {
   UnknownAction: 404,
   InvalidProvider: 404,
   SessionRequired: 401,
-  InvalidPasskeyName: 400,
   // Listing or revoking database sessions with an adapter that cannot (issue #14); start-up checks cover the rest.
   MissingAdapterMethods: 501,
 }

@@ -87,3 +87,7 @@ export function createActionURL(
   const { origin } = siteOf(settings.url, { protocol: scheme, header: read, trustForwarded: TRUSTED })
   return new URL(`${origin}${basePath === "/" ? "" : basePath}/${action}`)
 }
+
+// Each capability's action names join `AuthAction` from its own folder (declaration merging in its
+// capability.ts): this line brings those declarations into the published types.
+export type {} from "../capabilities.js"

@@ -6,7 +6,7 @@
  * filters by its own level. Lines written during a tracked request carry its request id.
  */
 import { AuthError } from "../errors.js"
-import { currentScope } from "../audit/scope.js"
+import { currentScope } from "./request-scope.js"
 import { WARNINGS, type WarningCode } from "../warnings.js"
 import { EXPECTED_ERRORS, isStructuredLogger, structuredLogger, type StructuredLoggerInstance } from "./structured-logger.js"
 

@@ -3,7 +3,7 @@
  * are paths on the site's origin.
  */
 import type { PagesOptions } from "../types.js"
-import type { ResolvedConfig } from "./config/resolve.js"
+import type { ResolvedConfig } from "./config/resolved.js"
 
 export type PageName = keyof Pick<
   PagesOptions,

@@ -44,7 +44,7 @@ export interface InternalRequest {
    * web-standard core: always, as Auth.js). Absent: never.
    */
   trustForwarded?: () => boolean
-  /** This request's id (lib/audit/request-id.ts): set by `dispatch` when the integration did not. */
+  /** This request's id (lib/core/request-id.ts): set by `dispatch` when the integration did not. */
   requestId?: string
   /** The request as the framework gave it, for callbacks that receive the request. */
   source: AuthRequestLike

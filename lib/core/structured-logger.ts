@@ -5,7 +5,7 @@
  * instance filters by its own level. Recognised by shape, so no import of either package.
  */
 import { AuthError } from "../errors.js"
-import { currentScope } from "../audit/scope.js"
+import { currentScope } from "./request-scope.js"
 import { WARNINGS, type WarningCode } from "../warnings.js"
 
 /**

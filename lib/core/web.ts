@@ -2,7 +2,7 @@
 import { parse as parseCookies } from "cookie"
 import { UnknownAction } from "../errors.js"
 import type { ResponseInternal } from "../types.js"
-import type { ResolvedConfig } from "./config/resolve.js"
+import type { ResolvedConfig } from "./config/resolved.js"
 import { readWebBody } from "./body.js"
 import { parseActionPath, parseAssetPath } from "./actions.js"
 

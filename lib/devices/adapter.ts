@@ -1,6 +1,6 @@
 /** The optional adapter methods that listing and revoking database sessions need, or a named error saying which are missing. */
 import type { Adapter } from "../adapters.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { MissingAdapterMethods, SessionTokenError } from "../errors.js"
 
 type SessionMethod = "listSessionsByUserId" | "deleteSessionsByUserId" | "deleteSession"

@@ -4,9 +4,9 @@
  * (no store round trip), from the shared store otherwise (one round trip, then cached).
  */
 import type { JWT } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { CLOCK_TOLERANCE } from "../jwt/codec.js"
-import { revokedBy } from "../state/types.js"
+import { revokedBy } from "../shared-store/types.js"
 import { sessionIdTime } from "./ids.js"
 import { runtimeOf } from "./runtime.js"
 

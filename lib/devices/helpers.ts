@@ -5,17 +5,23 @@
  *   app.post("/account/devices/:id/end", async (req, res) => { await revokeSession(req, config, req.params.id); ... })
  *
  * Signed out (or revoked): `SessionRequired`. The session is read once per request, as
- * `getSession` does (a refreshed cookie goes on `req.res`).
+ * `getSession` does (a refreshed cookie goes on `req.res`). And with no request, every session of
+ * any user (a ban, an account takeover): `revokeUserSessions(userId, config)`.
+ *
+ * These resolve the app's configuration, so nothing inside Gatehouse imports this file (the
+ * resolver reads the capability list: no import cycles).
  */
-import type { AuthConfigInput } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { AuthConfig, AuthConfigInput } from "../types.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { SessionRequired } from "../errors.js"
+import { resolveConfig } from "../core/config/resolve.js"
 import { resolveFor } from "../express/config.js"
 import { requestIdentity } from "../express/session.js"
 import type { GatehouseRequest } from "../express/types.js"
 import type { SessionIdentity } from "../session/cookie-strategy.js"
 import { listUserSessions, type SessionInfo } from "./list.js"
 import { revokeOwnOtherSessions, revokeOwnSession } from "./revoke.js"
+import { endUserSessions } from "./revoke-user.js"
 
 export type { SessionInfo }
 
@@ -42,4 +48,10 @@ export async function revokeSession(req: GatehouseRequest, config: AuthConfigInp
 export async function revokeOtherSessions(req: GatehouseRequest, config: AuthConfigInput): Promise<number> {
   const { config: resolved, identity } = await signedIn(req, config)
   return revokeOwnOtherSessions(resolved, identity)
+}
+
+/** Ends every session of the user `userId`, on every process, for either session strategy. */
+export async function revokeUserSessions(userId: string, config: AuthConfigInput): Promise<void> {
+  const resolved = resolveConfig((typeof config === "function" ? await config() : config) as AuthConfig)
+  await endUserSessions(resolved, userId)
 }

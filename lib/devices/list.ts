@@ -4,7 +4,7 @@
  * Never a token. Cookie sessions come from the shared store's records; database sessions from
  * the adapter (`listSessionsByUserId`).
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { SessionIdentity } from "../session/cookie-strategy.js"
 import { sessionAdapter } from "./adapter.js"
 import { databaseSessionId } from "./ids.js"

@@ -6,8 +6,8 @@
  * the session itself lives in the cookie.
  */
 import type { JWT } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import type { StoredSession } from "../state/types.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
+import type { StoredSession } from "../shared-store/types.js"
 import { newSessionId, type ClientInfo } from "./ids.js"
 import { sessionCreatedAt, tokenIdentity } from "./check.js"
 

@@ -4,7 +4,7 @@
  * `REVOCATION_REFRESH_MS`, and revocations published by any process (pub/sub) land here at once.
  * A revocation learnt is kept (until evicted: the store still has it). Bounded: the oldest
  * entries go first. With the adapter store (no shared store), its feed of every live revocation
- * answers before the per-entry freshness (see lib/state/revocation-feed.ts).
+ * answers before the per-entry freshness (see lib/shared-store/revocation-feed.ts).
  *
  * A user's "not before" ends the sessions created before it, except the one it spares (the
  * session that asked for "sign out everywhere else"). A revocation announced (pub/sub, or made
@@ -13,7 +13,7 @@
  * freshly, that the session is not spared; otherwise the store is asked. A session found ended
  * that way is remembered as revoked (nothing can bring it back).
  */
-import type { RevocationFeed, RevocationState } from "../state/types.js"
+import type { RevocationFeed, RevocationState } from "../shared-store/types.js"
 
 /** How long a "not revoked" answer is trusted: the worst-case delay of a revocation. */
 export const REVOCATION_REFRESH_MS = 1000

@@ -1,15 +1,14 @@
 /**
  * Ending every session of a user, with no request needed (a ban, a password change, an account
- * takeover): `revokeUserSessions(userId, config)` for apps, `endUserSessions(resolved, userId)`
- * for code inside Gatehouse.
+ * takeover): `endUserSessions(resolved, userId)`, for code inside Gatehouse; apps call
+ * `revokeUserSessions(userId, config)` (helpers.ts).
  *
  * Database strategy: the user's session records are deleted. Cookie strategy: the user's "not
  * before" time is set to now in the shared store, so every cookie of the user made before now
  * reads as signed out, including cookies made before session ids existed. Either way every
  * process drops what it cached (pub/sub), and the `revokeSession` event fires.
  */
-import type { AuthConfig, AuthConfigInput } from "../types.js"
-import { resolveConfig, type ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { fireEvent } from "../core/events.js"
 import { countRevocation } from "../telemetry/counts.js"
 import { InvalidRequest } from "../errors.js"
@@ -36,10 +35,4 @@ export async function endUserSessions(config: ResolvedConfig, userId: string): P
   }
   countRevocation(config, "user")
   await fireEvent(config, "revokeSession", { userId, scope: "user" })
-}
-
-/** Ends every session of the user `userId`, on every process, for either session strategy. */
-export async function revokeUserSessions(userId: string, config: AuthConfigInput): Promise<void> {
-  const resolved = resolveConfig((typeof config === "function" ? await config() : config) as AuthConfig)
-  await endUserSessions(resolved, userId)
 }

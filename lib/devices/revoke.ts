@@ -8,10 +8,11 @@
  * store's 100 per user). A revocation the shared store did not take is applied in this process
  * and kept until written, and the action answers `RevocationPending` (503), never success.
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { fireEvent } from "../core/events.js"
 import { countRevocation } from "../telemetry/counts.js"
-import { InvalidRequest, SessionNotFound } from "../errors.js"
+import { InvalidRequest } from "../errors.js"
+import { SessionNotFound } from "./errors.js"
 import type { SessionIdentity } from "../session/cookie-strategy.js"
 import { sessionAdapter } from "./adapter.js"
 import { longestSessionSeconds } from "./check.js"

@@ -9,7 +9,7 @@
  * drop cached database sessions of the user, some of which were deleted); with `"spare": sid`,
  * all but that one ("sign out everywhere else").
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { DatabaseSessionCache } from "./database-cache.js"
 import { RevocationCache } from "./revocation-cache.js"
 

@@ -7,7 +7,7 @@
  * the store logs the outage); any other failure is logged.
  */
 import type { JWT } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { RevocationPending } from "../errors.js"
 import { CLOCK_TOLERANCE, nowSeconds } from "../jwt/codec.js"
 import { tokenIdentity } from "./check.js"

@@ -7,7 +7,7 @@
  * the link are dead and a new email is needed. Tries are also rate-limited per client address and
  * per inbox (`rateLimit.emailCallback`).
  */
-import { EmailCodeExpired, EmailCodeInvalid, EmailCodeLocked, EmailCodeNotBound } from "../errors.js"
+import { EmailCodeExpired, EmailCodeInvalid, EmailCodeLocked, EmailCodeNotBound } from "./errors.js"
 import type { Adapter } from "../adapters.js"
 import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"

@@ -6,7 +6,23 @@
  * `signin` and `callback` actions of the email provider.
  */
 import type { Capability } from "../core/capability.js"
+import { emailCodesTexts } from "./texts/index.js"
+import { assertCodeOptions } from "./options.js"
 
 export const emailCodes: Capability = {
   name: "email-codes",
+  texts: emailCodesTexts,
+  // An email provider's `code` (and `confirm`), checked at start-up.
+  options: {
+    checkProvider: (provider, path) => {
+      if (provider.type === "email") assertCodeOptions(provider, path)
+    },
+  },
+  outcomes: {
+    // A wrong code is typed again on the page it came from; the others need a new email.
+    EmailCodeInvalid: { page: "verifyRequest", status: 400 },
+    EmailCodeExpired: { page: "signIn", status: 400 },
+    EmailCodeLocked: { page: "signIn", status: 400 },
+    EmailCodeNotBound: { page: "signIn", status: 400 },
+  },
 }

@@ -4,7 +4,7 @@
  */
 import type { TLSSocket } from "node:tls"
 import type { AuthAction } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { InternalRequest } from "../core/request.js"
 import { requestScheme, siteOf, type SiteHints } from "../core/site.js"
 import type { CookieJar } from "../session/chunks.js"

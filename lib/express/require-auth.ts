@@ -12,7 +12,7 @@
  */
 import { AdapterError, InvalidOption, SessionRequired } from "../errors.js"
 import type { AuthConfigInput, AuthorizedCallbackParams, Awaitable, Session } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { pageUrl } from "../core/pages-url.js"
 import { ADAPTER_RETRY_AFTER } from "../core/error-outcome.js"
 import { json, redirect } from "../core/response.js"

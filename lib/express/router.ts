@@ -5,7 +5,7 @@
  */
 import { UnknownAction } from "../errors.js"
 import type { AuthConfigInput } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { parseActionPath, parseAssetPath } from "../core/actions.js"
 import { assetResponse } from "../pages/assets.js"
 import { dispatch } from "../core/dispatch.js"

@@ -6,7 +6,7 @@
  */
 import { InvalidProvider } from "../errors.js"
 import type { AuthConfigInput } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { createContext } from "../core/context.js"
 import { assertSameSite } from "../core/csrf.js"
 import { dispatch } from "../core/dispatch.js"

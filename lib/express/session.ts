@@ -10,7 +10,7 @@
  */
 import type { ServerResponse } from "node:http"
 import type { AuthConfigInput, Session } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { cookieSet } from "../core/context.js"
 import { setCookieLines } from "../core/set-cookie.js"
 import { AdapterError } from "../errors.js"

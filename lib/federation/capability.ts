@@ -5,6 +5,7 @@
  * specification says). Signing out at the provider (`federatedSignOut`) lives beside it.
  */
 import { lazy, type Capability } from "../core/capability.js"
+import { assertSignOutOptions } from "./options.js"
 
 declare module "../types.js" {
   interface CapabilityActions {
@@ -19,4 +20,10 @@ export const federation: Capability = {
   },
   subPaths: ["backchannel-logout"],
   outcomes: { InvalidLogoutToken: { status: 400 } },
+  // An OAuth or OIDC provider's `federatedSignOut` and `revokeTokensOnSignOut`, checked at start-up.
+  options: {
+    checkProvider: (provider, path) => {
+      if (provider.type === "oauth" || provider.type === "oidc") assertSignOutOptions(provider, path)
+    },
+  },
 }

@@ -8,7 +8,7 @@
  * (logout-token.ts).
  */
 import * as jose from "jose"
-import { InvalidLogoutToken } from "../errors.js"
+import { InvalidLogoutToken } from "./errors.js"
 import type { OAuthProviderConfig } from "../providers/types.js"
 
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/

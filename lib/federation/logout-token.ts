@@ -8,8 +8,8 @@
  * first (logout-token-shape.ts), so garbage is refused without fetching anything.
  */
 import * as jose from "jose"
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import { InvalidLogoutToken } from "../errors.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
+import { InvalidLogoutToken } from "./errors.js"
 import { providerFetch } from "../outbound/fetch.js"
 import { checkLogoutTokenShape } from "./logout-token-shape.js"
 import { oauthConfiguration } from "../providers/oauth/client.js"

@@ -9,10 +9,10 @@
  */
 import { decodeJwt } from "jose"
 import type { Account } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { fireEvent } from "../core/events.js"
 import { countRevocation } from "../telemetry/counts.js"
-import type { StoredSession } from "../state/types.js"
+import type { StoredSession } from "../shared-store/types.js"
 import { CLOCK_TOLERANCE } from "../jwt/codec.js"
 import { announce } from "../devices/runtime.js"
 import { databaseSessionId } from "../devices/ids.js"

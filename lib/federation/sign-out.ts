@@ -10,7 +10,7 @@
  * tokens it holds); for a database session, every such provider the user has an account with.
  */
 import * as client from "openid-client"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { oauthConfiguration } from "../providers/oauth/client.js"
 import type { OAuthProviderConfig } from "../providers/types.js"
 import type { JWT } from "../types.js"

@@ -5,8 +5,8 @@
  */
 import { InvalidOption } from "../errors.js"
 import { show } from "../core/config/show.js"
-import { BUILT_IN, DEFAULT_LOCALE } from "./catalogs.js"
-import { en, type MessageKey, type Messages } from "./en.js"
+import { BUILT_IN, DEFAULT_LOCALE, ENGLISH as en } from "./catalogs.js"
+import type { MessageKey, Messages } from "./en.js"
 
 /** App-supplied texts: per locale tag, any built-in keys. */
 export type LocaleMessages = Readonly<Record<string, Partial<Record<MessageKey, string>>>>

@@ -1,46 +1,21 @@
 /**
  * `gatehouse/jwt`: seal and open session tokens outside the request pipeline, and read the
  * session token of a request (`getToken`). Prefer `getSession`/`req.auth` in app code: these
- * helpers skip the `jwt` and `session` callbacks.
+ * helpers skip the `jwt` and `session` callbacks. `encode` and `decode` live in encode-decode.ts,
+ * which code inside Gatehouse imports: `getToken` resolves the app's configuration, so nothing
+ * inside Gatehouse imports this file (no import cycles).
  */
 import { parse as parseCookies } from "cookie"
-import { InvalidOption, MissingSecretError } from "../errors.js"
-import type { AuthConfig, JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
+import { InvalidOption } from "../errors.js"
+import type { AuthConfig, JWT, JWTDecodeParams } from "../types.js"
 import { readEnv } from "../core/config/env.js"
 import type { LoggerInstance } from "../core/logger.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { readChunked } from "../session/chunks.js"
-import { DEFAULT_MAX_AGE, openToken, sealToken } from "./codec.js"
+import { DEFAULT_MAX_AGE } from "./codec.js"
+import { decode, encode, secretList } from "./encode-decode.js"
 
-export { DEFAULT_MAX_AGE }
-
-function secretList(secret: string | string[] | undefined, where: string): string[] {
-  const list = (Array.isArray(secret) ? secret : [secret]).filter((s): s is string => typeof s === "string" && s.length > 0)
-  if (!list.length) throw new MissingSecretError(`${where}: a secret is required`)
-  return list
-}
-
-function requireSalt(salt: unknown, where: string): string {
-  if (typeof salt !== "string" || !salt) {
-    throw new InvalidOption(`${where}: salt must be a non-empty string (Gatehouse uses the cookie name)`)
-  }
-  return salt
-}
-
-/** Seals `token` as a JWE (dir, A256CBC-HS512) with the first secret. */
-export async function encode<Payload extends object = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
-  const { token = {} as Payload, maxAge = DEFAULT_MAX_AGE } = params
-  const secret = secretList(params.secret, "encode")[0] as string
-  return sealToken(token as JWT, secret, requireSalt(params.salt, "encode"), maxAge)
-}
-
-/** Opens a token, trying each secret in order. Null for a missing, invalid or expired token. */
-export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
-  const secrets = secretList(params.secret, "decode")
-  const salt = requireSalt(params.salt, "decode")
-  if (!params.token) return null
-  return (openToken(params.token, secrets, salt)?.payload as Payload | undefined) ?? null
-}
+export { DEFAULT_MAX_AGE, decode, encode }
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>
 

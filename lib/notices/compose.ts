@@ -5,7 +5,7 @@
  */
 import { format, type Locale } from "../i18n/index.js"
 import type { MessageKey } from "../i18n/index.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { CSS_COLOR } from "../core/config/validate.js"
 import { render } from "../pages/render.js"
 import { formatExpiry } from "../providers/email/texts.js"

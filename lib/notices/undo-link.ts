@@ -8,7 +8,7 @@
 import { MissingAdapterMethods } from "../errors.js"
 import { sha256Hex } from "../crypto/hash.js"
 import { randomHex } from "../crypto/random.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 
 const identifierOf = (userId: string) => `email-undo:${sha256Hex(userId).slice(0, 40)}`
 const storedToken = (token: string, secret: string, oldEmail: string) => sha256Hex(`${token}${secret}\n${oldEmail}`)

@@ -1,5 +1,6 @@
 /** The error page's view model. The `error` value only selects a message; it is never echoed. */
-import { en, type Messages } from "../i18n/en.js"
+import { ENGLISH as en } from "../i18n/catalogs.js"
+import type { Messages } from "../i18n/en.js"
 import { ERROR_PAGE_STATUS, errorPageKey, errorPageText } from "./messages.js"
 
 export interface ErrorModel {

@@ -3,7 +3,8 @@
  * entry of these tables; its raw value is never shown. The texts live in the catalogs
  * (lib/i18n/); the tables here are the English ones, also used for JSON error bodies.
  */
-import { en, type MessageKey, type Messages } from "../i18n/en.js"
+import { ENGLISH as en } from "../i18n/catalogs.js"
+import type { MessageKey, Messages } from "../i18n/en.js"
 
 export interface PageMessage {
   heading: string

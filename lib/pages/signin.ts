@@ -1,6 +1,7 @@
 /** The sign-in page's view model: one entry per configured provider, grouped by kind. */
 import type { CredentialsConfig, Provider } from "../providers/types.js"
-import { en, type Messages } from "../i18n/en.js"
+import { ENGLISH as en } from "../i18n/catalogs.js"
+import type { Messages } from "../i18n/en.js"
 import { own, signinErrorText } from "./messages.js"
 import { WEBAUTHN_SCRIPT } from "./assets.js"
 

@@ -3,7 +3,8 @@
  * `{provider}` placeholder (the template outputs the two halves and the escaped provider name), so
  * templates need no formatting logic. Built once per catalog.
  */
-import { en, type Messages } from "../i18n/en.js"
+import { ENGLISH as en } from "../i18n/catalogs.js"
+import type { Messages } from "../i18n/en.js"
 
 export type PageTexts = Messages & { readonly "signin.with.before": string; readonly "signin.with.after": string }
 

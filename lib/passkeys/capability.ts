@@ -5,6 +5,7 @@
  * `callback` actions; naming and renaming passkeys live beside this file.
  */
 import { lazy, type Capability } from "../core/capability.js"
+import { passkeysTexts } from "./texts/index.js"
 
 declare module "../types.js" {
   interface CapabilityActions {
@@ -14,8 +15,11 @@ declare module "../types.js" {
 
 export const passkeys: Capability = {
   name: "passkeys",
+  texts: passkeysTexts,
   routes: {
     "passkey-setup": { GET: { handler: lazy(() => import("./actions/setup.js"), "passkeySetupPage"), provider: "optional", head: true } },
   },
   subPaths: ["passkey-setup"],
+  // A bad name for a passkey rename (asked from the account page, which shows it in place).
+  outcomes: { InvalidPasskeyName: { status: 400 } },
 }

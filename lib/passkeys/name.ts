@@ -9,12 +9,12 @@
  * most platform passkeys report none.
  */
 import type { Messages } from "../i18n/en.js"
-import { InvalidPasskeyName } from "../errors.js"
+import { InvalidPasskeyName } from "./errors.js"
 import { userAgentParts } from "../devices/user-agent.js"
 
 export const MAX_PASSKEY_NAME_LENGTH = 64
 
-export function defaultPasskeyName(userAgent: string | null | undefined, t: Messages): string | null {
+export function defaultPasskeyName(userAgent: string | null | undefined, t: Pick<Messages, "account.passkeys.defaultName">): string | null {
   const { browser, system } = userAgentParts(userAgent)
   if (browser && system) return t["account.passkeys.defaultName"].replace("{browser}", browser).replace("{system}", system)
   return browser ?? system ?? null

@@ -5,8 +5,9 @@
  * `updateAuthenticator` cannot: `MissingAdapterMethods`.
  */
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import { MissingAdapterMethods, SignInMethodNotFound } from "../errors.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
+import { MissingAdapterMethods } from "../errors.js"
+import { SignInMethodNotFound } from "../account/errors.js"
 import { accountAdapter, type AccountHolder } from "../account/user.js"
 import { validPasskeyName } from "./name.js"
 import { keepsPasskeyDetails } from "./record.js"

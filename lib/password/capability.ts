@@ -7,6 +7,8 @@
  * mail, the options) is shared with the provider (lib/providers/password.ts).
  */
 import { lazy, type Capability, type Handler, type Routes } from "../core/capability.js"
+import { passwordTexts } from "./texts/index.js"
+import { PASSWORD_ADAPTER_METHODS } from "./adapter.js"
 
 declare module "../types.js" {
   interface CapabilityActions {
@@ -22,6 +24,8 @@ const page = (get: Handler, post: Handler): Routes => ({ GET: { handler: get, he
 
 export const password: Capability = {
   name: "password",
+  texts: passwordTexts,
+  adapterMethods: PASSWORD_ADAPTER_METHODS,
   routes: {
     signup: page(lazy(() => import("./actions/signup.js"), "signupGet"), lazy(() => import("./actions/signup.js"), "signupPost")),
     "verify-email": page(lazy(() => import("./actions/verify-email.js"), "verifyEmailGet"), lazy(() => import("./actions/verify-email.js"), "verifyEmailPost")),

@@ -10,7 +10,7 @@
 import { MissingAdapterMethods } from "../errors.js"
 import { sha256Hex } from "../crypto/hash.js"
 import { randomHex } from "../crypto/random.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 
 export type LinkKind = "verify" | "reset"
 

@@ -4,8 +4,9 @@
  * breached-password checks. A check that fails to answer (a network error) is logged and does
  * not block the person: the length rules still hold.
  */
-import { AuthError, BreachedPassword, PasswordTooLong, WeakPassword } from "../errors.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import { AuthError } from "../errors.js"
+import { BreachedPassword, PasswordTooLong, WeakPassword } from "./errors.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { PasswordCheck } from "./breached.js"
 
 export const MAX_PASSWORD_LENGTH = 256

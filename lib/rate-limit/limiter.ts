@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto"
 import { RateLimited } from "../errors.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { LimitedMethod, RateLimitRule } from "./options.js"
 import { audit } from "../audit/emit.js"
 import { countRateLimitRefusal } from "../telemetry/counts.js"

@@ -10,7 +10,7 @@
  * Signed out (revoked, expired, pending two-factor): `SessionRequired`.
  */
 import type { Adapter, AdapterUser } from "../adapters.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { RequestContext } from "../core/context.js"
 import { RecentSignInRequired, SessionRequired } from "../errors.js"
 import type { ResponseInternal } from "../types.js"

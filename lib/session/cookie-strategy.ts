@@ -9,7 +9,7 @@
  */
 import { JWTSessionError } from "../errors.js"
 import type { Cookie, CookiesOptions, JWT, Session } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { CLOCK_TOLERANCE, nowSeconds, sealToken } from "../jwt/codec.js"
 import { openSessionValue, ownClaims, type OpenedSession } from "./opened-cache.js"
 import { clearChunked, presentNames, readChunked, writeChunked, type CookieJar } from "./chunks.js"

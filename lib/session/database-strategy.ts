@@ -8,7 +8,7 @@
  */
 import type { AdapterSession } from "../adapters.js"
 import type { Cookie, CookiesOptions, Session } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { SessionTokenError } from "../errors.js"
 import { clearChunked, readChunked, writeChunked, type CookieJar } from "./chunks.js"
 import type { SessionResult } from "./cookie-strategy.js"

@@ -3,7 +3,7 @@
  * pushed out at most once per `updateAge` (every access when 0). Absolute `maxAge` (a date):
  * every session ends then, whatever the activity.
  */
-import type { ResolvedSession } from "../core/config/resolve.js"
+import type { ResolvedSession } from "../core/config/resolved.js"
 
 /** Seconds since the epoch at which a session refreshed now would end. */
 export function nextExpiry(session: ResolvedSession, now: number): number {

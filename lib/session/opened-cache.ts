@@ -13,7 +13,7 @@
  * parse, as every read used to get.
  */
 import type { JWT } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { CLOCK_TOLERANCE, claimTimesValid, openToken } from "../jwt/codec.js"
 import { sessionCreatedAt } from "../devices/check.js"
 

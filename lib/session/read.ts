@@ -3,7 +3,7 @@
  * `authSession`/`requireAuth`/`getSession`, which call it directly (no action pipeline).
  */
 import type { CookiesOptions } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { CookieJar } from "./chunks.js"
 import { readCookieSession, type ClientSource, type SessionResult } from "./cookie-strategy.js"
 import type { SessionUpdate } from "./session-callback.js"

@@ -7,7 +7,7 @@
 import { SessionTokenError } from "../errors.js"
 import type { AdapterUser } from "../adapters.js"
 import type { JWT, Session, SessionCallbackParams } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { fireEvent } from "../core/events.js"
 import { keepReservedFacts, SESSION_FACTS, snapshotFacts } from "./reserved-facts.js"
 

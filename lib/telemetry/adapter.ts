@@ -4,20 +4,19 @@
  * is resolved, around the adapter the core already wrapped (so failures are AdapterErrors here).
  */
 import type { Adapter } from "../adapters.js"
-import { ADAPTER_METHODS, type TransactionalAdapter } from "../core/adapter.js"
+import type { TransactionalAdapter } from "../core/adapter.js"
 import type { Telemetry } from "./instruments.js"
 import { ATTR } from "./names.js"
 import { SpanKind, traced, type TracedCall } from "./span.js"
 
-const TRACED: ReadonlySet<string> = new Set(ADAPTER_METHODS)
-
 export function traceAdapter(adapter: TransactionalAdapter, telemetry: Telemetry): TransactionalAdapter {
   const source = adapter as unknown as Record<string, unknown>
   const wrapped: Record<string, unknown> = {}
-  // Whatever else the wrapped adapter carries is kept as it is; its adapter methods are traced.
+  // The core's wrapper (lib/core/adapter.ts) kept only the adapter methods Gatehouse calls, the
+  // core's and the capabilities': each is traced; anything else is kept as it is.
   for (const name of Object.keys(source)) {
     const fn = source[name]
-    if (typeof fn !== "function" || !TRACED.has(name)) {
+    if (typeof fn !== "function" || name === "transaction") {
       wrapped[name] = typeof fn === "function" && name !== "transaction" ? fn.bind(adapter) : fn
       continue
     }

@@ -4,7 +4,7 @@
  * revocations and token refreshes. Each is a no-op when the configuration's telemetry is off.
  */
 import type { Attributes } from "@opentelemetry/api"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { SessionResult } from "../session/cookie-strategy.js"
 import type { SessionReadOutcome } from "./instruments.js"
 import { ATTR, errorType } from "./names.js"

@@ -2,7 +2,7 @@
  * Sending a mail (a sign-in link, a password mail), traced: a `gatehouse.mail.send` span with the
  * provider and the recipient's domain only (never the address, the link or the code).
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { ATTR } from "./names.js"
 import { SpanKind, traced } from "./span.js"
 

@@ -4,8 +4,8 @@
  * configuration is resolved, outside the guard (so a call answered by the fallback shows too).
  * Keys are not recorded: some hold user ids.
  */
-import { MemoryStore } from "../state/memory.js"
-import type { StateStore } from "../state/types.js"
+import { MemoryStore } from "../shared-store/memory.js"
+import type { StateStore } from "../shared-store/types.js"
 import type { Telemetry } from "./instruments.js"
 import { ATTR } from "./names.js"
 import { SpanKind, traced, type TracedCall } from "./span.js"

@@ -13,7 +13,8 @@
  * `RefreshTokenError` (the provider refused: sign in again), `TokenRefreshFailed` (unreachable).
  */
 import type { AuthConfigInput } from "../types.js"
-import { InvalidProvider, MissingAdapterMethods, ProviderTokenMissing, RefreshTokenError, SessionRequired } from "../errors.js"
+import { InvalidProvider, MissingAdapterMethods, SessionRequired } from "../errors.js"
+import { ProviderTokenMissing, RefreshTokenError } from "./errors.js"
 import { resolveFor } from "../express/config.js"
 import { requestIdentity } from "../express/session.js"
 import type { GatehouseRequest } from "../express/types.js"

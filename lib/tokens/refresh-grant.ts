@@ -13,8 +13,8 @@
  * provider never processed it (or keeps a reuse grace period, as Okta, Auth0 and Keycloak can).
  */
 import * as client from "openid-client"
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import { RefreshTokenError, TokenRefreshFailed } from "../errors.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
+import { RefreshTokenError, TokenRefreshFailed } from "./errors.js"
 import { outboundFailure } from "../outbound/failure.js"
 import { notSent } from "../outbound/transport.js"
 import { oauthConfiguration } from "../providers/oauth/client.js"

@@ -13,7 +13,7 @@
  * error until the next `getAccessToken` for that provider, which finds the refresh token gone and
  * marks the user again.
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { longestSessionSeconds } from "../devices/check.js"
 import { announce } from "../devices/runtime.js"
 

@@ -5,7 +5,7 @@
  * tokens go into the session cookie (`providerTokens.<providerId>`).
  */
 import type { Account, JWT } from "../types.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { AccountTokenUpdate } from "../adapters.js"
 import { pickTokens, withTokensInCookie } from "./provider-tokens.js"
 import { clearRefused } from "./refused-mark.js"

@@ -16,8 +16,8 @@
  * anything was sent releases the lock and leaves nothing, so the next call tries again.
  */
 import { createHash } from "node:crypto"
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import { RefreshTokenError, TokenRefreshFailed } from "../errors.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
+import { RefreshTokenError, TokenRefreshFailed } from "./errors.js"
 import { refreshMaybeSent } from "./refresh-grant.js"
 import { openToken, sealToken } from "../jwt/codec.js"
 import { outboundLimits } from "../outbound/options.js"

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from "node:http"
 import type { AccountTokenUpdate, AdapterAccount } from "../adapters.js"
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 import { cookieSet } from "../core/context.js"
 import { setCookieLines } from "../core/set-cookie.js"
 import { MissingAdapterMethods } from "../errors.js"

@@ -7,6 +7,9 @@
  * both paths answer `UnknownAction` (the handlers check it).
  */
 import { lazy, type Capability } from "../core/capability.js"
+import { twoFactorTexts } from "./texts/index.js"
+import { TWO_FACTOR_ADAPTER_METHODS } from "./adapter.js"
+import { resolveTwoFactor, type ResolvedTwoFactor } from "./options.js"
 
 declare module "../types.js" {
   interface CapabilityActions {
@@ -14,8 +17,24 @@ declare module "../types.js" {
   }
 }
 
+declare module "../core/config/resolved.js" {
+  interface CapabilityConfig {
+    /** Two-factor sign-in (issue #16); undefined when off. */
+    readonly twoFactor?: ResolvedTwoFactor
+  }
+}
+
 export const twoFactor: Capability = {
   name: "two-factor",
+  texts: twoFactorTexts,
+  adapterMethods: TWO_FACTOR_ADAPTER_METHODS,
+  options: {
+    resolve: (config, { adapter, production, warnOnce }) => {
+      // Its single-use state (a code's step, a pending sign-in, the code tries) is shared only through `store`.
+      if (production && config.store === undefined && config.twoFactor !== undefined && (config.twoFactor as unknown) !== false) warnOnce("two-factor-store-local")
+      return { twoFactor: resolveTwoFactor(config.twoFactor, adapter) }
+    },
+  },
   routes: {
     // `two-factor` (the challenge) and `two-factor/setup` (enrolment and management): the handlers check the second segment.
     "two-factor": {

@@ -5,7 +5,7 @@
  * how the user signed in: the first factor's `amr` extended and `authTime` now; the caller starts
  * the session with them (`completePending`, lib/actions/callback/login.ts).
  */
-import { TwoFactorExpired } from "../errors.js"
+import { TwoFactorExpired } from "./errors.js"
 import type { RequestContext } from "../core/context.js"
 import { fireEvent } from "../core/events.js"
 import { PENDING_SECONDS } from "./options.js"

@@ -9,10 +9,10 @@
 import type { AdapterUser } from "../adapters.js"
 import type { Cookie, CookieOption } from "../types.js"
 import type { RequestContext } from "../core/context.js"
-import { decode, encode } from "../jwt/index.js"
+import { decode, encode } from "../jwt/encode-decode.js"
 import { randomHex } from "../crypto/random.js"
 import { clearChunked, readChunked, writeChunked } from "../session/chunks.js"
-import { TwoFactorExpired } from "../errors.js"
+import { TwoFactorExpired } from "./errors.js"
 import { PENDING_SECONDS } from "./options.js"
 import type { PendingSignIn } from "./pending.js"
 

@@ -4,7 +4,7 @@
  * once when a process first loads the session (then cached with it), written at sign-in.
  * Best effort: a store that is down loses the facts (the session still works, without `amr`).
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
 
 const key = (sid: string) => `facts:amr:${sid}`
 

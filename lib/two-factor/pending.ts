@@ -8,10 +8,10 @@
  */
 import type { Account, Cookie, CookieOption, Profile, User } from "../types.js"
 import type { RequestContext } from "../core/context.js"
-import { decode, encode } from "../jwt/index.js"
+import { decode, encode } from "../jwt/encode-decode.js"
 import { randomHex } from "../crypto/random.js"
 import { clearChunked, readChunked, writeChunked } from "../session/chunks.js"
-import { TwoFactorExpired } from "../errors.js"
+import { TwoFactorExpired } from "./errors.js"
 import { PENDING_SECONDS } from "./options.js"
 
 export interface PendingSignIn {

@@ -4,8 +4,8 @@
  * configured secret in turn: after a rotation (`secret: [new, old]`) the secrets sealed with the
  * old one keep working, and are sealed again with the new one when next written.
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import { decode, encode } from "../jwt/index.js"
+import type { ResolvedConfig } from "../core/config/resolved.js"
+import { decode, encode } from "../jwt/encode-decode.js"
 import { AuthError } from "../errors.js"
 
 const SALT = "gatehouse.two-factor.secret"

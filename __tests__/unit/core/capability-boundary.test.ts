@@ -27,28 +27,12 @@ describe("the core and the capabilities", () => {
     expect(new Set(CAPABILITIES.map((capability) => capability.name)).size).toBe(CAPABILITIES.length)
   })
 
-  it("no file of lib/core/ imports from a capability's folder, but for the options still resolved centrally", () => {
+  it("no file of lib/core/ imports from a capability's folder", () => {
     const named = filesUnder(join(LIB, "core")).flatMap((file) => {
       const text = readFileSync(file, "utf8")
       return folders.filter((folder) => new RegExp(`(?:from |import\\(|import )"(?:\\.\\./)+${folder}/`).test(text)).map((folder) => `${file.slice(LIB.length + 1)} -> ${folder}`)
     })
-    // Issue #25, not done yet: some options are still resolved and checked in lib/core/config/,
-    // and the audit trail is still fed from the core. This list may only shrink.
-    const optionsStillCentral = [
-      "core/config/providers.ts -> email-codes",
-      "core/config/providers.ts -> federation",
-      "core/config/resolve.ts -> audit",
-      "core/config/resolve.ts -> notices",
-      "core/config/resolve.ts -> two-factor",
-      "core/config/resolved.ts -> audit",
-      "core/config/resolved.ts -> notices",
-      "core/config/resolved.ts -> two-factor",
-      "core/dispatch.ts -> audit",
-      "core/events.ts -> audit",
-      "core/logger.ts -> audit",
-      "core/structured-logger.ts -> audit",
-    ]
-    expect(named.sort()).toEqual(optionsStillCentral)
+    expect(named.sort()).toEqual([])
   })
 
   it("every capability's actions are routes of the router, with their second segments", () => {

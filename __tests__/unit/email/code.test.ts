@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "@jest/globals"
 import { InvalidOption } from "../../../lib/errors.js"
-import { DIGITS, LETTERS, assertCodeOptions, codeMatches, codeSettings, displayCode, hashCode, newCode, readTypedCode } from "../../../lib/email-codes/code.js"
+import { DIGITS, LETTERS, codeMatches, codeSettings, displayCode, hashCode, newCode, readTypedCode } from "../../../lib/email-codes/code.js"
+import { assertCodeOptions } from "../../../lib/email-codes/options.js"
 import { maskAddress } from "../../../lib/providers/email/mask.js"
 import Nodemailer from "../../../lib/providers/nodemailer.js"
 import type { EmailProviderConfig } from "../../../lib/providers/types.js"

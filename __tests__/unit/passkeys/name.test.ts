@@ -1,8 +1,8 @@
 /** Passkey names (issue #15): the default from the registering browser, and the rule for names people give. */
 import { describe, expect, it } from "@jest/globals"
-import { de } from "../../../lib/i18n/de.js"
-import { en } from "../../../lib/i18n/en.js"
-import { ja } from "../../../lib/i18n/ja.js"
+import { de } from "../../../lib/account/texts/de.js"
+import { en } from "../../../lib/account/texts/en.js"
+import { ja } from "../../../lib/account/texts/ja.js"
 import { defaultPasskeyName, validPasskeyName } from "../../../lib/passkeys/name.js"
 
 const UA = {

@@ -5,9 +5,9 @@
  */
 import { afterAll, describe, expect, it } from "@jest/globals"
 import { RevocationCache, REVOCATION_REFRESH_MS } from "../../../lib/devices/revocation-cache.js"
-import { MAX_SESSIONS_PER_USER, MemorySessionState } from "../../../lib/state/memory-sessions.js"
+import { MAX_SESSIONS_PER_USER, MemorySessionState } from "../../../lib/shared-store/memory-sessions.js"
 import { newSessionId, sessionIdTime } from "../../../lib/devices/ids.js"
-import type { SessionStateStore, StoredSession } from "../../../lib/state/types.js"
+import type { SessionStateStore, StoredSession } from "../../../lib/shared-store/types.js"
 import { redisStore } from "../../sessions/setups.js"
 
 describe("RevocationCache", () => {

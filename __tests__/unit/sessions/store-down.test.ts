@@ -6,9 +6,9 @@
  * session not revoked here stays signed in. Once the store answers again, it is used again.
  */
 import { describe, expect, it } from "@jest/globals"
-import { guardedStore } from "../../../lib/state/guarded.js"
-import { MemoryStore } from "../../../lib/state/memory.js"
-import type { SessionStateStore, StateStore } from "../../../lib/state/types.js"
+import { guardedStore } from "../../../lib/shared-store/guarded.js"
+import { MemoryStore } from "../../../lib/shared-store/memory.js"
+import type { SessionStateStore, StateStore } from "../../../lib/shared-store/types.js"
 import type { LoggerInstance } from "../../../lib/types.js"
 
 function failingStore() {

@@ -2,17 +2,17 @@
  * Providers as the rest of the code sees them: validated once, in a Map by id, OAuth providers
  * completed from the environment (AUTH_{ID}_ID, _SECRET, _ISSUER, id in upper snake case).
  * URLs are not stored here because they depend on the request's origin unless AUTH_URL fixes it.
+ * What a capability reads from a provider (an email provider's `code`, an OIDC provider's
+ * `federatedSignOut`) is checked by the capability, through `checkProvider` (resolve.ts).
  */
 import { InvalidEndpoints, InvalidOption } from "../../errors.js"
 import type { EmailProviderConfig, OAuthProviderConfig, Provider } from "../../providers/types.js"
 import { sendVerificationRequest as defaultSender } from "../../providers/email/send.js"
-import { assertCodeOptions } from "../../email-codes/code.js"
 import type { PublicProvider } from "../../types.js"
 import { endpoint } from "../../providers/oauth/options.js"
 import { providerEnvName, type EnvObject } from "./env.js"
 import { assertProviders } from "./validate.js"
 import { show } from "./show.js"
-import { assertSignOutOptions } from "../../federation/options.js"
 
 export interface ProviderTable {
   list: readonly Provider[]
@@ -54,7 +54,6 @@ function completeOAuth(provider: OAuthProviderConfig, index: number, env: EnvObj
     throw new InvalidOption(`${path}.checks must be a list of ${CHECKS.join(", ")} (got ${show(filled.checks)})`)
   }
   if (filled.profile !== undefined && typeof filled.profile !== "function") throw new InvalidOption(`${path}.profile must be a function`)
-  assertSignOutOptions(filled, path)
   return filled
 }
 
@@ -70,11 +69,11 @@ function checkEmail(provider: EmailProviderConfig, index: number): EmailProvider
     throw new InvalidOption(`${path}.server is required to send sign-in emails: an SMTP URL or nodemailer transport options (or your own sendVerificationRequest)`)
   }
   if (typeof provider.sendVerificationRequest !== "function") throw new InvalidOption(`${path}.sendVerificationRequest is required`)
-  assertCodeOptions(provider, path)
   return provider
 }
 
-export function resolveProviders(input: unknown, env: EnvObject = {}): ProviderTable {
+/** `checkProvider`: the capabilities' checks of each provider, after its own. */
+export function resolveProviders(input: unknown, env: EnvObject, checkProvider: (provider: Provider, path: string) => void): ProviderTable {
   const list = assertProviders(input).map((provider, index) => {
     const complete =
       provider.type === "oauth" || provider.type === "oidc"
@@ -82,6 +81,7 @@ export function resolveProviders(input: unknown, env: EnvObject = {}): ProviderT
         : provider.type === "email"
           ? checkEmail(provider, index)
           : provider
+    checkProvider(complete, `providers[${index}] ("${provider.id}")`)
     return Object.freeze({ ...complete }) as Provider
   })
   return Object.freeze({ list: Object.freeze(list), byId: new Map(list.map((provider) => [provider.id, provider])) })

@@ -2,11 +2,13 @@
  * `resolveConfig`: the user's configuration, validated, with every default and environment value
  * applied, providers normalised and cookie sets built, then frozen. Once per configuration object
  * (a WeakMap keyed by it); the user's object is never written to. The record's type is in
- * resolved.ts (re-exported here).
+ * resolved.ts (re-exported here). Each capability checks and resolves its own options
+ * (lib/core/capability.ts, `options`), in the order of lib/capabilities.ts.
  */
-import { resolveTwoFactor } from "../../two-factor/options.js"
+import { CAPABILITIES } from "../../capabilities.js"
+import type { OptionsContext } from "../capability.js"
 import { MissingAdapter, MissingSecretError, UntrustedHost } from "../../errors.js"
-import { assertAdapterMethods, DEVELOPMENT_ADAPTER, requiredMethods, wrapAdapter } from "../adapter.js"
+import { adapterMethods, assertAdapterMethods, DEVELOPMENT_ADAPTER, requiredMethods, wrapAdapter } from "../adapter.js"
 import { createLogger, createWarnOnce } from "../logger.js"
 import { isStructuredLogger } from "../structured-logger.js"
 import { defaultRedirect } from "../redirect.js"
@@ -31,17 +33,18 @@ import {
   assertUrl,
 } from "./validate.js"
 import { show } from "./show.js"
+import { resolveRequestId } from "./request-id.js"
 import { resolveRateLimit } from "../../rate-limit/options.js"
 import { resolveAccountLinking } from "../../linking/options.js"
-import { resolveNotices } from "../../notices/options.js"
-import { assertStore, guardedStore } from "../../state/guarded.js"
-import { defaultStore } from "../../state/adapter-sessions.js"
-import type { StateStore } from "../../state/types.js"
+import { assertStore, guardedStore } from "../../shared-store/guarded.js"
+import { defaultStore } from "../../shared-store/adapter-sessions.js"
+import type { StateStore } from "../../shared-store/types.js"
 import { InvalidOption } from "../../errors.js"
 import { bindToTheme, resolveI18n } from "../../i18n/index.js"
 import { withTelemetry } from "../../telemetry/config.js"
-import { resolveRequestId } from "../../audit/request-id.js"
-import type { ResolvedCallbacks, ResolvedConfig, ResolvedSession } from "./resolved.js"
+import type { CapabilityConfig, ResolvedCallbacks, ResolvedConfig, ResolvedSession } from "./resolved.js"
+import type { AuthConfig } from "../../types.js"
+import type { Provider } from "../../providers/types.js"
 
 export type { ResolvedCallbacks, ResolvedConfig, ResolvedSession }
 
@@ -50,6 +53,9 @@ const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccou
 
 /** A random secret for a development process that has none: sessions end when it restarts. */
 let developmentSecret: string | undefined
+
+/** The adapter methods wrapped at start-up: the core's and every capability's own. */
+const ADAPTER_METHODS = adapterMethods(CAPABILITIES)
 
 const cache = new WeakMap<object, ResolvedConfig>()
 
@@ -74,7 +80,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
   }
 
   const adapter = assertAdapter(config.adapter)
-  const providers = resolveProviders(config.providers, env)
+  const providers = resolveProviders(config.providers, env, checkProvider)
   const sessionOptions = assertSession(config.session, adapter, { maxAge: DEFAULT_SESSION_MAX_AGE, updateAge: DEFAULT_UPDATE_AGE, recentSignIn: DEFAULT_RECENT_SIGN_IN })
   assertJwtOptions(config.jwt)
   if (config.jwt?.encode) warnOnce("jwt-encode-deprecated")
@@ -140,8 +146,6 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     assertAdapterMethods(adapter, requiredMethods(sessionOptions.strategy, providers.list))
     if (settings.production && (adapter as Record<symbol, unknown>)[DEVELOPMENT_ADAPTER]) warnOnce("memory-adapter-production")
   }
-  // Two-factor sign-in's single-use state (a code's step, a pending sign-in, the code tries) is shared only through `store`.
-  if (settings.production && config.store === undefined && config.twoFactor !== undefined && (config.twoFactor as unknown) !== false) warnOnce("two-factor-store-local")
 
   const maxAge = sessionOptions.maxAge
   if (maxAge instanceof Date && maxAge.getTime() <= Date.now()) warnOnce("session-maxage-past")
@@ -160,7 +164,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
   })
 
   const i18n = resolveI18n(config.locale, config.messages)
-  const wrappedAdapter = adapter ? wrapAdapter(adapter, logger) : undefined
+  const wrappedAdapter = adapter ? wrapAdapter(adapter, logger, ADAPTER_METHODS) : undefined
 
   const userCallbacks = config.callbacks ?? {}
   const callbacks: ResolvedCallbacks = Object.freeze({
@@ -200,18 +204,29 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     passkeys: providers.list.some((provider) => provider.type === "webauthn"),
     rateLimit: resolveRateLimit(config.rateLimit, settings.production),
     accountLinking: resolveAccountLinking(config.accountLinking),
-    twoFactor: resolveTwoFactor(config.twoFactor, config.adapter),
-    notices: resolveNotices(config.notices, providers.list, Boolean(adapter), warnOnce),
+    ...capabilityOptions(config, { adapter, providers: providers.list, production: settings.production, warnOnce }),
     // A store given is guarded (timeouts, memory while it is down); the default is this process's
-    // memory, or for cookie sessions the adapter (lib/state/adapter-sessions.ts).
+    // memory, or for cookie sessions the adapter (lib/shared-store/adapter-sessions.ts).
     store: config.store === undefined ? defaultStore(wrappedAdapter, sessionOptions.strategy, logger, warnOnce, settings.production) : guardedStore(assertStore(config.store) as StateStore, logger),
+    requestId: resolveRequestId(config.requestId),
     production: settings.production,
     diagnostics: config.diagnostics ?? !settings.production,
     generatedSecret,
     trustHostSource,
-    requestId: resolveRequestId(config.requestId),
     // Only what can show the id needs it: audit records, a pino/winston logger, verbose console lines
     // (a logger of plain functions gets the same arguments as before, without the id).
     trackRequests: Boolean(config.events?.audit || isStructuredLogger(config.logger) || logLevel === "verbose"),
   }
+}
+
+/** Each capability's checks of one provider (its `code`, its `federatedSignOut`, ...). */
+function checkProvider(provider: Provider, path: string): void {
+  for (const capability of CAPABILITIES) capability.options?.checkProvider?.(provider, path)
+}
+
+/** Each capability's fields of the resolved configuration (`twoFactor`, `notices`, ...). */
+function capabilityOptions(config: AuthConfig, context: OptionsContext): CapabilityConfig {
+  const fields: Partial<CapabilityConfig> = {}
+  for (const capability of CAPABILITIES) Object.assign(fields, capability.options?.resolve?.(config, context))
+  return fields as CapabilityConfig
 }

@@ -4,7 +4,6 @@
  * the resolver calls (the telemetry wrapper, an option resolver) can name the record it receives
  * without importing the resolver back (no import cycles, issue #25). resolve.ts re-exports them.
  */
-import type { ResolvedTwoFactor } from "../../two-factor/options.js"
 import type { TransactionalAdapter } from "../adapter.js"
 import type { CallbacksOptions, EventCallbacks, JWTDecodeParams, JWTEncodeParams, JWT, PagesOptions, Theme, Awaitable } from "../../types.js"
 import type { WarningCode } from "../../warnings.js"
@@ -13,11 +12,10 @@ import type { CookieSets } from "./cookies.js"
 import type { ProviderTable } from "./providers.js"
 import type { ResolvedRateLimit } from "../../rate-limit/options.js"
 import type { ResolvedAccountLinking } from "../../linking/options.js"
-import type { ResolvedNotices } from "../../notices/options.js"
-import type { StateStore } from "../../state/types.js"
+import type { StateStore } from "../../shared-store/types.js"
+import type { ResolvedRequestId } from "./request-id.js"
 import type { ResolvedI18n } from "../../i18n/index.js"
 import type { Telemetry } from "../../telemetry/instruments.js"
-import type { ResolvedRequestId } from "../../audit/request-id.js"
 
 export interface ResolvedSession {
   strategy: "cookie" | "database"
@@ -38,7 +36,15 @@ export interface ResolvedSession {
 
 export type ResolvedCallbacks = Required<CallbacksOptions>
 
-export interface ResolvedConfig {
+/**
+ * Each capability's resolved options (`config.twoFactor`, `config.notices`, ...), declared from its
+ * folder beside the capability that resolves them (lib/core/capability.ts, `options`):
+ * `declare module "../core/config/resolved.js" { interface CapabilityConfig { readonly twoFactor?: ResolvedTwoFactor } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CapabilityConfig {}
+
+export interface ResolvedConfig extends CapabilityConfig {
   readonly source: object
   readonly providers: ProviderTable
   /** The user's adapter, wrapped (AdapterError on failure); checked for the methods in use. */
@@ -83,10 +89,6 @@ export interface ResolvedConfig {
   readonly rateLimit?: ResolvedRateLimit
   /** What a proven address does to a stored user whose address nobody proved (issue #12). */
   readonly accountLinking: ResolvedAccountLinking
-  /** Two-factor sign-in (issue #16); undefined when off. */
-  readonly twoFactor?: ResolvedTwoFactor
-  /** Security notices by mail and the email change's undo window (issue #24, lib/notices). */
-  readonly notices: ResolvedNotices
   /** Shared state (rate-limit counters, used passkey challenges), guarded by a timeout and fallback. */
   readonly store: StateStore
   /** The tracer and metric instruments (issue #20, lib/telemetry); undefined with `telemetry: false`. */
@@ -102,7 +104,7 @@ export interface ResolvedConfig {
   readonly requestId: ResolvedRequestId
   /**
    * Someone reads per-request facts (an audit callback, a logger, verbose logs): requests are
-   * tracked through async calls so records and log lines carry the request id (lib/audit/scope.ts).
+   * tracked through async calls so records and log lines carry the request id (lib/core/request-scope.ts).
    */
   readonly trackRequests: boolean
 }

@@ -6,7 +6,8 @@
  * No CSRF token: the caller is the provider's server, and the signed token is the proof.
  */
 import type { RequestContext } from "../../core/context.js"
-import { InvalidLogoutToken, InvalidProvider } from "../../errors.js"
+import { InvalidProvider } from "../../errors.js"
+import { InvalidLogoutToken } from "../errors.js"
 import { endProviderSessions } from "../provider-sessions.js"
 import { verifyLogoutToken } from "../logout-token.js"
 import type { OAuthProviderConfig, Provider } from "../../providers/types.js"

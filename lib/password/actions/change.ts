@@ -5,7 +5,7 @@
  * new one; the page says it is done. Signed-out visitors are sent to sign in, and come back here.
  * (The account page embeds this form when it exists; this page stands alone meanwhile.)
  */
-import { WrongCurrentPassword } from "../../errors.js"
+import { WrongCurrentPassword } from "../errors.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"

@@ -5,7 +5,7 @@
  * address counts as confirmed (the link
  * came to it), every other session of the user ends (on every process), and the user is signed in.
  */
-import { PasswordLinkInvalid } from "../../errors.js"
+import { PasswordLinkInvalid } from "../errors.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"

@@ -4,7 +4,8 @@
  * scrypt hash is checked either way (a fixed dummy when there is no user). A hash made under
  * weaker parameters is replaced after a successful sign-in.
  */
-import { CredentialsSignin, EmailNotVerified } from "../../errors.js"
+import { CredentialsSignin } from "../../errors.js"
+import { EmailNotVerified } from "../errors.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { redirect } from "../../core/response.js"

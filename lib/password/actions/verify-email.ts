@@ -4,7 +4,7 @@
  * (`emailVerified`), the password account linked, and the user signed in. A link whose user's
  * address was proved another way since it was sent links nothing (`PasswordLinkSuperseded`).
  */
-import { PasswordLinkInvalid, PasswordLinkSuperseded } from "../../errors.js"
+import { PasswordLinkInvalid, PasswordLinkSuperseded } from "../errors.js"
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"

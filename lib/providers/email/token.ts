@@ -5,7 +5,7 @@
  */
 import { sha256Hex } from "../../crypto/hash.js"
 import { randomHex } from "../../crypto/random.js"
-import type { ResolvedConfig } from "../../core/config/resolve.js"
+import type { ResolvedConfig } from "../../core/config/resolved.js"
 import type { EmailProviderConfig } from "../types.js"
 
 export async function newToken(provider: EmailProviderConfig): Promise<string> {

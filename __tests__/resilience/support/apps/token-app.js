@@ -12,7 +12,7 @@ import { createClient } from "redis"
 const env = process.env
 const build = env.GH17_BUILD
 const { authRouter, authSession, getAccessToken } = await import(`${build}/lib/index.js`)
-const { RedisStore } = await import(`${build}/lib/stores/redis.js`)
+const { RedisStore } = await import(`${build}/lib/shared-store/redis.js`)
 
 const redis = createClient({ url: env.GH_REDIS_URL })
 redis.on("error", () => undefined)

@@ -1,13 +1,14 @@
 /**
- * Wraps one action request (`dispatch`): it gets its id (lib/audit/request-id.ts), answered as
- * `X-Request-Id` when something records it or the app set `requestId`; when someone reads per-request facts (`config.trackRequests`), the work runs in
- * the request's scope so that audit records and log lines carry the id, address and user agent.
+ * Wraps one action request (`dispatch`): it gets its id (request-id.ts), answered as
+ * `X-Request-Id` when something records it or the app set `requestId`; when someone reads
+ * per-request facts (`config.trackRequests`), the work runs in the request's scope
+ * (request-scope.ts) so that audit records and log lines carry the id, address and user agent.
  */
-import type { ResolvedConfig } from "../core/config/resolve.js"
-import type { InternalRequest } from "../core/request.js"
+import type { ResolvedConfig } from "./config/resolved.js"
+import type { InternalRequest } from "./request.js"
 import type { ResponseInternal } from "../types.js"
 import { pickRequestId } from "./request-id.js"
-import { runInScope, userAgentOf } from "./scope.js"
+import { runInScope, userAgentOf } from "./request-scope.js"
 
 export async function withRequestScope(request: InternalRequest, config: ResolvedConfig, work: () => Promise<ResponseInternal>): Promise<ResponseInternal> {
   // Nothing records the id and the app did not ask for it: no id, no header (no bytes on every answer).

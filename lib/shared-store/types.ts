@@ -1,4 +1,18 @@
 /**
+ * The shared store: what several processes of one app must agree on, one place for all of it.
+ * Rate-limit counters (`rate-limit/`), single-use claims (used passkey challenges, two-factor
+ * codes, logout tokens), cookie-session records and revocations (`devices/`), and short-lived
+ * shared values (a refreshed provider token). This file is the interface (`StateStore`, the
+ * `store` option); the rest of the folder are its implementations and the guard around them:
+ *   memory.ts, memory-sessions.ts   this process's memory (the default)
+ *   adapter-sessions.ts             the default with an adapter: revocations in the database,
+ *     revocation-feed.ts            read from memory, caught up by polling
+ *   redis.ts, redis-sessions.ts     Redis, public as `gatehouse/stores/redis`
+ *   guarded.ts, pending-writes.ts   timeouts and memory while a configured store is down,
+ *                                   revocations it did not take written again
+ */
+
+/**
  * State that several processes of one app must share: rate-limit counters and the passkey
  * challenges already used. `store` in the configuration; this process's memory by default,
  * `RedisStore` (`gatehouse/stores/redis`) to share it.

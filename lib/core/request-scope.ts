@@ -1,9 +1,10 @@
 /**
  * The request a log line or an audit record belongs to: its id, client address and user agent,
- * carried through asynchronous calls with AsyncLocalStorage. Only when someone listens (an
- * `events.audit` callback, a `logger`, or `logLevel: "verbose"`): on Node 20, once an
- * AsyncLocalStorage is entered every promise in the process costs more (measured about 3 times
- * the cost of a bare await), which an app that reads none of it should not pay.
+ * carried through asynchronous calls with AsyncLocalStorage (entered by request-tracking.ts, read
+ * by the logger and by capabilities). Only when someone listens (an `events.audit` callback, a
+ * `logger`, or `logLevel: "verbose"`): on Node 20, once an AsyncLocalStorage is entered every
+ * promise in the process costs more (measured about 3 times the cost of a bare await), which an
+ * app that reads none of it should not pay.
  */
 import { AsyncLocalStorage } from "node:async_hooks"
 

@@ -4,9 +4,9 @@
  * once a minute, and the shared store is used again once it answers.
  */
 import { afterEach, describe, expect, it, jest } from "@jest/globals"
-import { assertStore, guardedStore } from "../../../lib/state/guarded.js"
-import { MemoryStore } from "../../../lib/state/memory.js"
-import type { StateStore } from "../../../lib/state/types.js"
+import { assertStore, guardedStore } from "../../../lib/shared-store/guarded.js"
+import { MemoryStore } from "../../../lib/shared-store/memory.js"
+import type { StateStore } from "../../../lib/shared-store/types.js"
 import { AdapterError, InvalidOption } from "../../../lib/errors.js"
 import type { LoggerInstance } from "../../../lib/types.js"
 

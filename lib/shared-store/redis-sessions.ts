@@ -7,7 +7,7 @@
  *                       everywhere else" asked by it); written in the same script, first
  * Revocations are also published on `<prefix>revocations`, for the processes' caches.
  */
-import type { RevocationState, SessionStateStore, StoredSession } from "../state/types.js"
+import type { RevocationState, SessionStateStore, StoredSession } from "./types.js"
 
 export type Send = (args: string[]) => Promise<unknown>
 

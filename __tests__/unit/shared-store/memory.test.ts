@@ -4,7 +4,7 @@
  * per key until they expire, and a full claim store that refuses rather than forgets.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from "@jest/globals"
-import { MemoryStore, StoreFull } from "../../../lib/state/memory.js"
+import { MemoryStore, StoreFull } from "../../../lib/shared-store/memory.js"
 
 let now = 1_000_000_000_000
 beforeEach(() => {

@@ -1,5 +1,5 @@
 /**
- * The revocation feed of the adapter store (lib/state/revocation-feed.ts), on a MemoryAdapter with
+ * The revocation feed of the adapter store (lib/shared-store/revocation-feed.ts), on a MemoryAdapter with
  * the clock under the test's control: "not revoked" only while the last poll is under a second
  * old; a revocation written late (stamped before the previous poll) is still picked up; past its
  * bound the feed says it is incomplete and asks the database per session; the memory adapter keeps
@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, jest } from "@jest/globals"
 import { MemoryAdapter } from "../../../adapters/memory/index.js"
 import { MAX_RECORDS_PER_USER } from "../../../adapters/memory/cookie-sessions.js"
 import type { AdapterSessionRevocation } from "../../../lib/adapters.js"
-import { AdapterRevocationFeed, FEED_FRESH_MS, OVERLAP_MS } from "../../../lib/state/revocation-feed.js"
+import { AdapterRevocationFeed, FEED_FRESH_MS, OVERLAP_MS } from "../../../lib/shared-store/revocation-feed.js"
 
 afterEach(() => {
   jest.restoreAllMocks()

@@ -11,7 +11,7 @@
  * `client` is a connected node-redis client (v4 and later) or an ioredis client; Gatehouse sends
  * raw commands through it and never closes it. Keys start with `prefix` (default `gatehouse:`).
  */
-import type { StateStore } from "../state/types.js"
+import type { StateStore } from "./types.js"
 import { redisSessionMethods, type RedisSubscriberLike } from "./redis-sessions.js"
 
 export type { RedisSubscriberLike }

@@ -85,7 +85,7 @@ export class MemoryStore implements StateStore {
     for (const [key, value] of map) if (expiry(value) <= now) map.delete(key)
   }
 
-  // Revocable sessions (lib/state/memory-sessions.ts), kept apart from the counters and claims.
+  // Revocable sessions (lib/shared-store/memory-sessions.ts), kept apart from the counters and claims.
   readonly #sessions = new MemorySessionState()
   putSession(userId: string, record: StoredSession): Promise<void> {
     return this.#sessions.putSession(userId, record)

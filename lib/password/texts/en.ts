@@ -1,0 +1,53 @@
+/**
+ * Password accounts' English texts: their pages (`signup`, `verify-email`, `forgot-password`,
+ * `reset-password`, `change-password`), their mails, and the sign-in page's text for an address
+ * never confirmed. The other languages beside this file have exactly these keys (the type checks
+ * it, and a test). `{name}` marks a value filled in when the text is used; every text is escaped
+ * where it is output.
+ */
+export const en = {
+  "signin.error.EmailNotVerified": "Confirm your email address first: follow the link we sent you. No email? Use “Forgot your password?” to get a new link.",
+
+  "password.field.email": "Email",
+  "password.field.password": "Password",
+  "password.field.newPassword": "New password",
+  "password.field.currentPassword": "Current password",
+  "password.field.name": "Name (optional)",
+  "password.hint": "At least {min} characters. Any characters, spaces included.",
+  "password.signup.heading": "Create an account",
+  "password.signup.button": "Create account",
+  "password.signup.link": "Create an account",
+  "password.signup.sent": "Check your email. We sent a message to the address you gave; follow it to continue.",
+  "password.verify.heading": "Confirm your email address",
+  "password.verify.message": "Press the button to confirm your address and sign in. If you did not create an account here, close this page.",
+  "password.verify.button": "Confirm and sign in",
+  "password.forgot.heading": "Forgot your password?",
+  "password.forgot.message": "Enter your email address. If it has an account, we will send it a link to choose a new password.",
+  "password.forgot.button": "Send the link",
+  "password.forgot.link": "Forgot your password?",
+  "password.forgot.sent": "Check your email. If the address has an account, a link to choose a new password is on its way. It works once and expires soon.",
+  "password.reset.heading": "Choose a new password",
+  "password.reset.message": "Saving a new password signs you out everywhere else.",
+  "password.reset.button": "Save and sign in",
+  "password.change.heading": "Change your password",
+  "password.change.button": "Change password",
+  "password.change.done": "Your password is changed. Your other sessions were signed out.",
+  "password.signin.link": "Back to sign in",
+  "password.error.WeakPassword": "That password is too short or too common. Use at least {min} characters.",
+  "password.error.PasswordTooLong": "That password is too long: use at most 256 characters.",
+  "password.error.BreachedPassword": "That password appears in known data breaches. Choose another one.",
+  "password.error.PasswordLinkInvalid": "That link no longer works: it was used already or it expired. Ask for a new one.",
+  "password.error.PasswordLinkSuperseded": "This confirmation link no longer works: the address was confirmed another way since it was sent, so its password was not added. Sign in the way you did, or choose a password with \"Forgot your password?\".",
+  "password.error.WrongCurrentPassword": "Your current password is not right.",
+  "password.error.InvalidRequest": "Fill in every field and try again.",
+  "password.mail.verify.subject": "Confirm your email address for {site}",
+  "password.mail.verify.intro": "Open this link to confirm your address and finish creating your account:",
+  "password.mail.verify.button": "Confirm my address",
+  "password.mail.reset.subject": "Choose a new password for {site}",
+  "password.mail.reset.intro": "Someone asked to reset the password of your account. Open this link to choose a new one:",
+  "password.mail.reset.button": "Choose a new password",
+  "password.mail.exists.subject": "Someone tried to create an account with your address on {site}",
+  "password.mail.exists.intro": "Someone tried to create a new account with this email address, which already has one. If it was you, open this link to choose a password and sign in; if not, ignore this email.",
+  "password.mail.exists.button": "Choose a password",
+  "password.mail.expires": "The link works once and expires {expires}. If you did not ask for it, ignore this email.",
+} as const
