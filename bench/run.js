@@ -5,6 +5,9 @@
 //   node bench/run.js --smoke          # 1 short round: keeps the suite working (CI)
 //   node bench/run.js --only bare,gatehouse-require-auth --rounds 5
 //   node bench/run.js --readme         # also puts the tables in README.md
+//   node bench/run.js --baseline /tmp/old --only bare,gatehouse-require-auth
+//                                      # also each Gatehouse scenario on another checkout (built,
+//                                      # node_modules linked), in the same rounds: before and after
 //
 // Results: bench/results/latest.{json,md} and a dated copy (smoke runs write to the system temp).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -26,6 +29,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string" },
     connections: { type: "string", default: "10" },
     only: { type: "string" },
+    baseline: { type: "string" },
     out: { type: "string" },
     readme: { type: "boolean", default: false },
     "no-memory": { type: "boolean", default: false },
@@ -53,11 +57,21 @@ for (const name of modules) {
   if (args.only && !existsSync(file)) continue
   scenarios.push(...(await import(file)).default.map(checkScenario))
 }
+// --baseline <checkout>: each Gatehouse scenario again, its server taken from that checkout (whose
+// `gatehouse` is its own build), measured in the same interleaved rounds as this one's.
+if (args.baseline) {
+  const root = here("../")
+  const before = scenarios
+    .filter((scenario) => scenario.library === "gatehouse" && scenario.server.startsWith(root))
+    .map((scenario) => ({ ...scenario, id: `${scenario.id}@before`, name: `${scenario.name}, before`, server: join(args.baseline, scenario.server.slice(root.length)) }))
+  for (const scenario of before) if (!existsSync(scenario.server)) throw new Error(`--baseline: ${scenario.server} does not exist`)
+  scenarios.push(...before)
+}
 if (args.only) {
   const wanted = new Set(args.only.split(","))
   const unknown = [...wanted].filter((id) => !scenarios.some((scenario) => scenario.id === id))
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}; known: ${scenarios.map((s) => s.id).join(", ")}`)
-  scenarios = scenarios.filter((scenario) => wanted.has(scenario.id))
+  scenarios = scenarios.filter((scenario) => wanted.has(scenario.id.replace(/@before$/, "")))
 }
 
 const pinned = pinRunner()
