@@ -1,6 +1,6 @@
 /** The parameters and results of the callbacks and events in the configuration (spec: Events). */
 import type { IncomingMessage } from "node:http"
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "./adapters.js"
+import type { AdapterAuthenticator, AdapterSession, AdapterUser } from "./adapters.js"
 import type { Account, Awaitable, DefaultSession, JWT, Profile, Session, User } from "./base-types.js"
 import type { AuditRecord } from "./audit/types.js"
 
@@ -56,7 +56,15 @@ export interface CallbacksOptions {
   authorized?: (params: AuthorizedCallbackParams) => Awaitable<boolean | Response | undefined | null>
 }
 
-export interface EventCallbacks {
+/**
+ * The events capabilities fire (lib/core/capability.ts, `events`), by declaration merging from each
+ * capability's folder: `declare module "../callbacks.js" { interface CapabilityEvents { twoFactorEnabled?: ... } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CapabilityEvents {}
+
+/** The events: the core's here (fired by the core, or by more than one capability), each capability's from its folder. */
+export interface EventCallbacks extends CapabilityEvents {
   signIn?: (message: { user: User; account?: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
   signOut?: (message: { session: AdapterSession | null | undefined } | { token: JWT | null }) => Awaitable<void>
   createUser?: (message: { user: User }) => Awaitable<void>
@@ -65,28 +73,12 @@ export interface EventCallbacks {
   session?: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>
   /** Sessions were revoked (`revokeSession`, `revokeOtherSessions`, `revokeUserSessions`, or the HTTP action). */
   revokeSession?: (message: RevokeSessionMessage) => Awaitable<void>
-  /** An account was unlinked from the user (the account page, `unlinkAccount`). */
-  unlinkAccount?: (message: { user: AdapterUser; account: AdapterAccount }) => Awaitable<void>
-  /** The user deleted their account (the account page, `deleteAccount`); the user as it was. */
-  deleteUser?: (message: { user: AdapterUser }) => Awaitable<void>
-  /** The user turned two-factor sign-in on (a first code confirmed). */
-  twoFactorEnabled?: (message: { userId: string }) => Awaitable<void>
-  /** The user turned two-factor sign-in off (with a current code or a recovery code). */
-  twoFactorDisabled?: (message: { userId: string }) => Awaitable<void>
-  /** A second factor was tried: its method and outcome ("success", or the error type). */
-  twoFactorChallenge?: (message: TwoFactorChallengeMessage) => Awaitable<void>
   /**
    * The audit trail (issue #20): one structured record per security-relevant event, success or
    * failure (see the README's "Audit trail"). Called in line but never awaited; a throw or a
    * rejection is logged and the request goes on.
    */
   audit?: (record: AuditRecord) => unknown
-}
-
-export interface TwoFactorChallengeMessage {
-  userId: string
-  method: "totp" | "recovery" | "passkey"
-  outcome: "success" | "TwoFactorCodeInvalid" | "TwoFactorCodeReplayed" | "RecoveryCodeUsed" | "RateLimited"
 }
 
 export interface RevokeSessionMessage {

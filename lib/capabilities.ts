@@ -1,7 +1,7 @@
 /**
  * Every capability the router serves beside the spec's actions (lib/core/capability.ts). Adding a
- * capability is one line here (one more in capability-texts.ts if it has texts); its folder holds
- * the rest.
+ * capability is one line here; its folder holds the rest (its texts too: the resolver hands them to
+ * lib/i18n, lib/core/built-in-texts.ts).
  */
 import type { Capability } from "./core/capability.js"
 import { account } from "./account/capability.js"
@@ -18,5 +18,6 @@ import { twoFactor } from "./two-factor/capability.js"
 export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, audit]
 
 // Named as well as listed, so that the published types load each capability's declarations (its
-// action names join `AuthAction`, its resolved options `CapabilityConfig`, from its folder).
+// action names join `AuthAction`, its options `AuthConfig`, its events `EventCallbacks`, its resolved
+// options `CapabilityConfig`, from its folder).
 export { account, audit, devices, emailCodes, federation, notices, passkeys, password, tokens, twoFactor }

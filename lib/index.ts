@@ -16,12 +16,14 @@ export { signInAction, signOutAction, type FormActionResult, type FormActionFail
 export type { GatehouseRequest, GatehouseResponse, Middleware, NextFunction } from "./express/types.js"
 export * from "./errors.js"
 export type * from "./types.js"
-// Each capability's action names join `AuthAction` from its own folder (declaration merging in its
-// capability.ts): this line brings those declarations into the published types.
+// Each capability's action names join `AuthAction`, its options `AuthConfig` and its events
+// `EventCallbacks` from its own folder (declaration merging in its capability.ts): this line brings
+// those declarations into the published types.
 export type {} from "./capabilities.js"
 export type * from "./adapters.js"
 export type { WarningCode } from "./warnings.js"
 export type { TelemetryOptions } from "./telemetry/options.js"
+export type { TwoFactorChallengeMessage } from "./two-factor/events.js"
 export type {
   CredentialsConfig,
   CredentialInput,

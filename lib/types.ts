@@ -4,7 +4,8 @@
  * `base-types.ts`, provider-specific types in `providers/types.ts`, adapter types in
  * `adapters.ts`, callback and event types in `callbacks.ts`; this file re-exports them. Kept as one
  * file: it is declarations only, read as the reference of `AuthConfig`, and the README's options
- * table is checked against it (__tests__/docs).
+ * table is checked against it (__tests__/docs). A capability's options and events are declared in
+ * its folder and join `AuthConfig` and `EventCallbacks` by declaration merging.
  */
 import type { Adapter } from "./adapters.js"
 import type { Awaitable, JWT, Theme } from "./base-types.js"
@@ -17,8 +18,6 @@ import type { StateStore } from "./shared-store/types.js"
 import type { Provider } from "./providers/types.js"
 import type { raw, skipCSRFCheck } from "./core/symbols.js"
 import type { AuthRequestLike, CallbacksOptions, EventCallbacks } from "./callbacks.js"
-import type { TwoFactorOptions } from "./two-factor/options.js"
-import type { NoticesOptions } from "./notices/options.js"
 import type { LocaleMessages } from "./i18n/options.js"
 import type { TelemetryOptions } from "./telemetry/options.js"
 
@@ -124,7 +123,15 @@ export interface JWTOptions {
   maxAge?: number
 }
 
-export interface AuthConfig {
+/**
+ * The options capabilities add to `AuthConfig` (lib/core/capability.ts), by declaration merging
+ * from each capability's folder: `declare module "../types.js" { interface CapabilityConfigOptions { twoFactor?: TwoFactorOptions } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CapabilityConfigOptions {}
+
+/** The configuration: the core's options here, each capability's from its folder (`CapabilityConfigOptions`). */
+export interface AuthConfig extends CapabilityConfigOptions {
   /** The only required option. Provider objects, or provider factories called without options. */
   providers: Array<Provider | ((options?: never) => Provider)>
   adapter?: Adapter
@@ -187,17 +194,6 @@ export interface AuthConfig {
    * `"refuse"` (`UnverifiedAccountExists`). README, "Account linking and email trust".
    */
   accountLinking?: AccountLinkingOptions
-  /**
-   * Two-factor sign-in (TOTP with recovery codes): `{ issuer, required? }`. Enrolled users pass a
-   * code after their first factor at `<basePath>/two-factor`. README, "Two-factor sign-in".
-   */
-  twoFactor?: TwoFactorOptions
-  /**
-   * Security notices by mail (password changed, email changed with an undo link, two-factor or
-   * passkey changes, a new sign-in method): `{ sendMail?, undoWindow? }`, or `false`. Default: sent
-   * through the email provider's server. README, "Security notices".
-   */
-  notices?: NoticesOptions | false
   /**
    * The developer page `GET <basePath>/diagnostics` (what Gatehouse inferred about URLs, proxy,
    * cookies and providers). Default: on unless NODE_ENV is `production`; `false` turns it off,

@@ -13,10 +13,14 @@
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { CONFIG_OPTIONS, JWT_OPTIONS, SESSION_OPTIONS } from "../../lib/core/config/validate.js"
+import { CONFIG_OPTIONS as CORE_OPTIONS, JWT_OPTIONS, SESSION_OPTIONS } from "../../lib/core/config/validate.js"
+import { CAPABILITIES } from "../../lib/capabilities.js"
 import { publicError } from "../../lib/core/error-outcome.js"
 import { AuthError, ERROR_TYPES, type ErrorType } from "../../lib/errors.js"
 import { WARNINGS } from "../../lib/warnings.js"
+
+/** Every top-level option: the core's and each capability's (its options' `names`). */
+const CONFIG_OPTIONS = Object.freeze([...CORE_OPTIONS, ...CAPABILITIES.flatMap((capability) => capability.options?.names ?? [])])
 
 const README = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../../README.md"), "utf8")
 

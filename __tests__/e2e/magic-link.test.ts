@@ -14,7 +14,7 @@ import type { Server } from "node:http"
 import type { Express } from "express"
 import type { Browser, Page } from "playwright-core"
 import { dropTables, type SqlAdapterInstance } from "gatehouse/adapters/sql"
-import { ERROR_PAGES } from "../../lib/pages/messages.js"
+import { ERROR_PAGES } from "../../lib/core/error-messages.js"
 import { linkIn, startSmtp, type ReceivedMail } from "../helpers/smtp.js"
 import { complaintsOn, focusArrives, isStatusLineFor, launchBrowser, openPage, type Watched } from "./harness.js"
 

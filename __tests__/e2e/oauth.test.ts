@@ -12,7 +12,7 @@
  */
 import { jest } from "@jest/globals"
 import type { Browser } from "playwright-core"
-import { SIGNIN_ERRORS } from "../../lib/pages/messages.js"
+import { SIGNIN_ERRORS } from "../../lib/core/error-messages.js"
 import { complaintsOn, launchBrowser, openPage, type Watched } from "./harness.js"
 import { PROVIDER_BUTTON, SESSION_COOKIE, startOAuthExample } from "./support/oauth-example.js"
 

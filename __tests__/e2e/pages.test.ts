@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
-import { ERROR_PAGES, DEFAULT_ERROR_PAGE, DEFAULT_SIGNIN_ERROR, SIGNIN_ERRORS } from "../../lib/pages/messages.js"
+import { ERROR_PAGES, DEFAULT_ERROR_PAGE, DEFAULT_SIGNIN_ERROR, SIGNIN_ERRORS } from "../../lib/core/error-messages.js"
 import { hasFocus, isFaviconNoise, isStatusLineFor, launchBrowser, openPage, signInWithoutForm, startExample, type ExampleServer, type Watched } from "./harness.js"
 
 const RESULTS = fileURLToPath(new URL("../../test-results/", import.meta.url))

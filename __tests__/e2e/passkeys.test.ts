@@ -17,7 +17,7 @@
  */
 import { jest } from "@jest/globals"
 import type { Browser, Page } from "playwright-core"
-import { SIGNIN_ERRORS } from "../../lib/pages/messages.js"
+import { SIGNIN_ERRORS } from "../../lib/core/error-messages.js"
 import {
   addVirtualAuthenticator,
   holdConditionalRequests,

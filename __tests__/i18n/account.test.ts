@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, jest, test } from "@jest/globals"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
-import { BUILT_IN } from "../../lib/i18n/catalogs.js"
+import { BUILT_IN } from "../../lib/core/built-in-texts.js"
 import { attr, byTag, parseHtml, textOf } from "../unit/pages/html.js"
 import { USERS, makeApp, request, signInAs } from "../helpers/app.js"
 import { LOCALES, fullConfig } from "./support.js"

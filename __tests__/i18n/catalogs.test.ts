@@ -2,7 +2,8 @@
  * The built-in catalogs (lib/i18n/): every locale has exactly the English keys, no empty text,
  * the same `{placeholders}` as English, and no markup (texts are escaped, never HTML).
  */
-import { BUILT_IN, ENGLISH as en, MESSAGE_KEYS, format } from "../../lib/i18n/catalogs.js"
+import { BUILT_IN, ENGLISH as en, MESSAGE_KEYS } from "../../lib/core/built-in-texts.js"
+import { format } from "../../lib/i18n/catalogs.js"
 import { LOCALES } from "./support.js"
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort()

@@ -4,7 +4,7 @@
  * and escaping of app texts and addresses in the HTML part.
  */
 import { resolveConfig } from "../../lib/core/config/resolve.js"
-import { BUILT_IN } from "../../lib/i18n/catalogs.js"
+import { BUILT_IN } from "../../lib/core/built-in-texts.js"
 import Nodemailer from "../../lib/providers/nodemailer.js"
 import { sendVerificationRequest } from "../../lib/providers/email/send.js"
 import { formatExpiry } from "../../lib/providers/email/texts.js"

@@ -4,7 +4,7 @@
  * without a request (requireAuth's 503 page): the fixed locale, else English, and no Vary.
  */
 import { resolveConfig } from "../../lib/core/config/resolve.js"
-import { BUILT_IN } from "../../lib/i18n/catalogs.js"
+import { BUILT_IN } from "../../lib/core/built-in-texts.js"
 import { errorModel, localizeErrorModel } from "../../lib/pages/error.js"
 import { pageResponse } from "../../lib/pages/page.js"
 import { signinModel } from "../../lib/pages/signin.js"

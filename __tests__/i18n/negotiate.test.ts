@@ -4,8 +4,9 @@
  */
 import { negotiate } from "../../lib/i18n/negotiate.js"
 import { chooseLocale, resolveI18n } from "../../lib/i18n/index.js"
+import { CAPABILITY_TEXTS } from "../../lib/core/built-in-texts.js"
 
-const i18n = resolveI18n(undefined, { "pt-BR": { "signin.heading": "Entrar" } })
+const i18n = resolveI18n(undefined, { "pt-BR": { "signin.heading": "Entrar" } }, CAPABILITY_TEXTS)
 const pick = (header: string | undefined) => chooseLocale(i18n, header).locale.tag
 
 describe("Accept-Language negotiation", () => {
@@ -76,18 +77,18 @@ describe("Accept-Language negotiation", () => {
 
 describe("a fixed locale", () => {
   test("overrides the header and does not vary", () => {
-    const fixed = resolveI18n("ja", undefined)
+    const fixed = resolveI18n("ja", undefined, CAPABILITY_TEXTS)
     expect(chooseLocale(fixed, "de,en;q=0.5")).toEqual({ locale: fixed.fixed, negotiated: false })
     expect(chooseLocale(fixed, undefined).locale.tag).toBe("ja")
   })
 
   test("is matched case-insensitively and keeps the configured tag", () => {
-    expect(resolveI18n("DE", undefined).fixed?.tag).toBe("de")
-    expect(resolveI18n("pt-br", { "pt-BR": {} }).fixed?.tag).toBe("pt-BR")
+    expect(resolveI18n("DE", undefined, CAPABILITY_TEXTS).fixed?.tag).toBe("de")
+    expect(resolveI18n("pt-br", { "pt-BR": {} }, CAPABILITY_TEXTS).fixed?.tag).toBe("pt-BR")
   })
 
   test('"auto" and absent negotiate', () => {
-    expect(resolveI18n("auto", undefined).fixed).toBeUndefined()
-    expect(resolveI18n(undefined, undefined).fixed).toBeUndefined()
+    expect(resolveI18n("auto", undefined, CAPABILITY_TEXTS).fixed).toBeUndefined()
+    expect(resolveI18n(undefined, undefined, CAPABILITY_TEXTS).fixed).toBeUndefined()
   })
 })

@@ -5,7 +5,7 @@
  */
 import { resolveConfig } from "../../lib/core/config/resolve.js"
 import { InvalidOption } from "../../lib/errors.js"
-import { BUILT_IN } from "../../lib/i18n/catalogs.js"
+import { BUILT_IN } from "../../lib/core/built-in-texts.js"
 import { en } from "../../lib/i18n/en.js"
 import type { AuthConfig } from "../../lib/types.js"
 import { testConfig } from "../helpers/app.js"

@@ -3,7 +3,7 @@
  * `Content-Language` and `Vary: Accept-Language`; the `locale` option over the header; the app's
  * own texts and locales; and app texts that contain markup, shown as text.
  */
-import { BUILT_IN } from "../../lib/i18n/catalogs.js"
+import { BUILT_IN } from "../../lib/core/built-in-texts.js"
 import { attr, byTag, expectNothingActive, textOf } from "../unit/pages/html.js"
 import { KNOWN, LOCALES, fullConfig, getPage, makeApp, request, type Page } from "./support.js"
 

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals"
 import { ERROR_TYPES } from "../../lib/errors.js"
-import { SIGNIN_ERROR_TYPES } from "../../lib/pages/messages.js"
+import { SIGNIN_ERROR_TYPES } from "../../lib/core/error-messages.js"
 import { HOST, csrfPair, listen, preserveEnv, rawHttp, type CsrfPair, type RawResponse } from "./fixtures.js"
 import { startFullApp, type FullApp } from "./full-app.js"
 import { quietIdp } from "./oauth/support.js"

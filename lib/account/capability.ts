@@ -7,16 +7,36 @@
  */
 import { lazy, type Capability } from "../core/capability.js"
 import { accountTexts } from "./texts/index.js"
+import type { TextsOf } from "../i18n/text-types.js"
+import type { AdapterAccount, AdapterUser } from "../adapters.js"
+import type { Awaitable } from "../base-types.js"
 
+// Its action joins `AuthAction`, and its events `EventCallbacks`, from here.
 declare module "../types.js" {
   interface CapabilityActions {
     account: true
   }
 }
 
+declare module "../callbacks.js" {
+  interface CapabilityEvents {
+    /** An account was unlinked from the user (the account page, `unlinkAccount`). */
+    unlinkAccount?: (message: { user: AdapterUser; account: AdapterAccount }) => Awaitable<void>
+    /** The user deleted their account (the account page, `deleteAccount`); the user as it was. */
+    deleteUser?: (message: { user: AdapterUser }) => Awaitable<void>
+  }
+}
+
+// Its texts' keys join `MessageKey` from here.
+declare module "../i18n/text-types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface CapabilityMessages extends TextsOf<typeof accountTexts.en> {}
+}
+
 export const account: Capability = {
   name: "account",
   texts: accountTexts,
+  events: ["unlinkAccount", "deleteUser"],
   routes: {
     account: {
       GET: { handler: lazy(() => import("./actions/page.js"), "accountPage"), head: true },
@@ -27,7 +47,7 @@ export const account: Capability = {
   outcomes: {
     // No adapter: no users to manage.
     AccountPageUnavailable: { page: "error", status: 501 },
-    LastSignInMethod: { status: 409 },
-    SignInMethodNotFound: { status: 404 },
+    LastSignInMethod: { status: 409, message: { text: "This is your only way to sign in, so it cannot be removed. Add another one first." } },
+    SignInMethodNotFound: { status: 404, message: { text: "That sign-in method is not part of your account." } },
   },
 }

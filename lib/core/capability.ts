@@ -6,25 +6,33 @@
  * - `routes`: its actions under the base path, per method: the handler, whether the path names a
  *   second segment, the CSRF check, whether errors are always JSON (exactly the core's own route
  *   table entries, lib/core/dispatch.ts);
- * - `outcomes`: how each of its error types is answered (lib/core/error-outcome.ts);
+ * - `outcomes`: how each of its error types is answered (lib/core/error-outcome.ts), and what an
+ *   API client is told of it (lib/core/error-messages.ts);
  * - `onEvent`, `onActionError`: told of each event and of what each action throws (the audit
  *   trail records them); the core keeps the list of those that listen, built once;
  * - `options`: its options, checked and resolved once with the configuration (never per request);
- * - `texts`: its texts in every built-in language (its folder's `texts/`), merged into the catalogs
- *   once (lib/i18n/catalogs.ts, through lib/capability-texts.ts).
+ *   their types join `AuthConfig` from its folder (`interface CapabilityConfigOptions`, lib/types.ts);
+ * - `events`: the names of the events it fires, accepted in the `events` option; their types join
+ *   `EventCallbacks` from its folder (`interface CapabilityEvents`, lib/callbacks.ts);
+ * - `texts`: its texts in every built-in language (its folder's `texts/`), merged into the built-in
+ *   catalogs once per process (the resolver hands them to lib/i18n, lib/core/built-in-texts.ts);
+ *   their keys join `MessageKey` from its folder (`interface CapabilityMessages`, lib/i18n/text-types.ts).
+ *   Its sign-in page errors are its texts `signin.error.<Type>`, its error page's
+ *   `error.<Type>.heading` and `.message`.
  * Handlers are loaded on first use (`lazy`), so a capability costs nothing until one of its
  * actions is asked for, and a heavy library it needs is `import()`ed then, never at start-up.
  *
  * The public name of a capability's action joins `AuthAction` by declaration merging from the
  * capability's own folder (`declare module "../types.js" { interface CapabilityActions { ... } }`).
  */
-import type { AuthConfig, EventCallbacks, ResponseInternal } from "../types.js"
+import type { AuthConfig, CapabilityConfigOptions, EventCallbacks, ResponseInternal } from "../types.js"
 import type { Provider } from "../providers/types.js"
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "./context.js"
 import type { CapabilityConfig, ResolvedConfig } from "./config/resolved.js"
 import type { WarningCode } from "../warnings.js"
 import type { TextsByLanguage } from "../i18n/text-types.js"
+import type { MessageKey } from "../i18n/en.js"
 
 export type Handler = (ctx: RequestContext, provider: Provider) => ResponseInternal | Promise<ResponseInternal>
 
@@ -48,6 +56,12 @@ export interface Outcome {
   page?: "signIn" | "error" | "verifyRequest"
   /** The `error` query value, when not the type itself. */
   value?: string
+  /**
+   * What an API client is told (the JSON body's `message`, in English): a text of the catalogs by
+   * its key, or words of its own. Without it, a type shown on the sign-in or error page is told
+   * that page's text (`signin.error.<Type>`, `error.<Type>.message`), any other the generic one.
+   */
+  message?: { key: MessageKey } | { text: string }
 }
 
 /** What a capability's options are resolved with, beside the app's configuration. */
@@ -66,6 +80,8 @@ export interface OptionsContext {
  * that names the option.
  */
 export interface CapabilityOptions {
+  /** Its top-level options (`twoFactor`), declared on `AuthConfig` from its folder (`CapabilityConfigOptions`). */
+  readonly names?: readonly (keyof CapabilityConfigOptions)[]
   /** Checks what this capability reads from one provider, after the provider's own checks; `path` is `providers[0] ("github")`. */
   readonly checkProvider?: (provider: Provider, path: string) => void
   /**
@@ -84,12 +100,21 @@ export interface Capability {
   readonly subPaths?: readonly string[]
   /** Error type -> outcome, for the errors this capability throws. */
   readonly outcomes?: Readonly<Record<string, Outcome>>
-  /** Its texts: by language tag (`en` names the keys), then by key; listed in lib/capability-texts.ts too. */
+  /**
+   * Its texts: by language tag (`en` names the keys), then by key. The resolver hands them to
+   * lib/i18n, which merges them into the built-in catalogs once per process; the keys join
+   * `MessageKey` from its folder (`declare module "../i18n/text-types.js" { interface CapabilityMessages extends TextsOf<typeof en> {} }`).
+   */
   readonly texts?: TextsByLanguage
   /** Its options (the `twoFactor` option, a provider's `code`, ...): checked and resolved at start-up. */
   readonly options?: CapabilityOptions
   /** The adapter methods it adds (declared on `Adapter` from its folder): wrapped like the core's (AdapterError, logs, traces). */
   readonly adapterMethods?: readonly (keyof Adapter)[]
+  /**
+   * The events it fires, accepted in the `events` option (lib/core/config/resolve.ts); their types
+   * join `EventCallbacks` from its folder: `declare module "../callbacks.js" { interface CapabilityEvents { ... } }`.
+   */
+  readonly events?: readonly (keyof EventCallbacks)[]
   /** Told of each event, before the app's handler (lib/core/events.ts). Synchronous; must not throw. */
   readonly onEvent?: EventHook
   /** Told of whatever an action threw, before it is answered (lib/core/dispatch.ts). Synchronous; must not throw. */

@@ -7,7 +7,7 @@
 import { AuthError, type ErrorType } from "./errors.js"
 import { CredentialsSignin, MethodNotAllowed, RateLimited } from "./named-errors.js"
 import type { ResponseInternal } from "../types.js"
-import { publicMessage } from "../pages/messages.js"
+import { publicMessage } from "./error-messages.js"
 import type { RequestContext } from "./context.js"
 import { json, redirect } from "./response.js"
 import { pageUrl } from "./pages-url.js"

@@ -6,6 +6,8 @@
  * `revokeSession`, `revokeOtherSessions`, `revokeUserSessions`).
  */
 import { lazy, type Capability } from "../core/capability.js"
+import { devicesTexts } from "./texts/index.js"
+import type { TextsOf } from "../i18n/text-types.js"
 
 declare module "../types.js" {
   interface CapabilityActions {
@@ -13,8 +15,15 @@ declare module "../types.js" {
   }
 }
 
+// Its texts' keys join `MessageKey` from here.
+declare module "../i18n/text-types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface CapabilityMessages extends TextsOf<typeof devicesTexts.en> {}
+}
+
 export const devices: Capability = {
   name: "devices",
+  texts: devicesTexts,
   routes: {
     // `GET sessions` and `POST sessions/revoke` (the handlers check the second segment).
     sessions: {
@@ -24,8 +33,9 @@ export const devices: Capability = {
   },
   subPaths: ["sessions"],
   outcomes: {
-    SessionNotFound: { status: 404 },
-    // The shared store did not take a revocation of other sessions (retried until written).
+    SessionNotFound: { status: 404, message: { text: "There is no such session among yours." } },
+    // The shared store did not take a revocation of other sessions (retried until written): the
+    // error page's texts are this folder's (texts/).
     RevocationPending: { page: "error", status: 503 },
   },
 }

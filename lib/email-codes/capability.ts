@@ -7,7 +7,14 @@
  */
 import type { Capability } from "../core/capability.js"
 import { emailCodesTexts } from "./texts/index.js"
+import type { TextsOf } from "../i18n/text-types.js"
 import { assertCodeOptions } from "./options.js"
+
+// Its texts' keys join `MessageKey` from here.
+declare module "../i18n/text-types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface CapabilityMessages extends TextsOf<typeof emailCodesTexts.en> {}
+}
 
 export const emailCodes: Capability = {
   name: "email-codes",
@@ -20,7 +27,7 @@ export const emailCodes: Capability = {
   },
   outcomes: {
     // A wrong code is typed again on the page it came from; the others need a new email.
-    EmailCodeInvalid: { page: "verifyRequest", status: 400 },
+    EmailCodeInvalid: { page: "verifyRequest", status: 400, message: { key: "verify.error.EmailCodeInvalid" } },
     EmailCodeExpired: { page: "signIn", status: 400 },
     EmailCodeLocked: { page: "signIn", status: 400 },
     EmailCodeNotBound: { page: "signIn", status: 400 },

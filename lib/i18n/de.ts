@@ -70,8 +70,6 @@ export const de: CoreMessages = {
   "error.ProviderTimeout.message": "Die Anmeldung über diesen Dienst ist fehlgeschlagen, weil er zu lange brauchte oder eine Antwort schickte, die wir nicht annehmen können. Bitte versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart.",
   "error.StoreUnavailable.heading": "Vorübergehend nicht verfügbar",
   "error.StoreUnavailable.message": "Die Anmeldung mit Passkey ist kurz nicht verfügbar. Bitte versuchen Sie es gleich noch einmal oder wählen Sie eine andere Anmeldemethode.",
-  "error.RevocationPending.heading": "Noch nicht bestätigt",
-  "error.RevocationPending.message": "Ihre anderen Sitzungen konnten gerade nicht überall abgemeldet werden: Dieser Server lehnt sie bereits ab und versucht es weiter. Bitte versuchen Sie es gleich noch einmal, um es zu bestätigen.",
   "error.default.heading": "Etwas ist schiefgelaufen",
   "error.default.message": "Die Anfrage konnte nicht abgeschlossen werden. Bitte versuchen Sie es erneut.",
 

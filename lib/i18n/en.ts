@@ -5,8 +5,7 @@
  * have exactly these keys (the type checks it, and a test). `{name}` marks a value filled in when
  * the text is used; every text is escaped where it is output.
  */
-import type { CapabilityMessageKey } from "../capability-texts.js"
-import type { TextsOf } from "./text-types.js"
+import type { CapabilityMessages, TextsOf } from "./text-types.js"
 
 export const en = {
   "signin.heading": "Sign in",
@@ -77,8 +76,6 @@ export const en = {
   "error.ProviderTimeout.message": "Signing in with this provider failed because it took too long or sent an answer we could not accept. Please try again, or choose another way to sign in.",
   "error.StoreUnavailable.heading": "Temporarily unavailable",
   "error.StoreUnavailable.message": "Passkey sign-in is unavailable for a moment. Please try again shortly, or use another way to sign in.",
-  "error.RevocationPending.heading": "Not confirmed yet",
-  "error.RevocationPending.message": "Your other sessions could not be signed out everywhere just now: this server refuses them already and keeps trying. Please try again in a moment to confirm.",
   "error.default.heading": "Something went wrong",
   "error.default.message": "We could not complete that request. Please try again.",
 
@@ -90,8 +87,8 @@ export const en = {
   "email.expires": "The link works once and expires {expires}. If you did not ask for it, ignore this email.",
 } as const
 
-/** Every key of a catalog: the core's and every capability's (lib/capability-texts.ts). */
-export type MessageKey = keyof typeof en | CapabilityMessageKey
+/** Every key of a catalog: the core's and every capability's (each declares its own, ./text-types.ts). */
+export type MessageKey = keyof typeof en | keyof CapabilityMessages
 
 /** A full catalog: a text for every key, the core's and every capability's. */
 export type Messages = Readonly<Record<MessageKey, string>>

@@ -70,8 +70,6 @@ export const es: CoreMessages = {
   "error.ProviderTimeout.message": "El inicio de sesión con este servicio falló porque tardó demasiado o envió una respuesta que no podemos aceptar. Vuelve a intentarlo o elige otra forma de iniciar sesión.",
   "error.StoreUnavailable.heading": "No disponible temporalmente",
   "error.StoreUnavailable.message": "El inicio de sesión con llave de acceso no está disponible por un momento. Vuelve a intentarlo en breve o usa otra forma de iniciar sesión.",
-  "error.RevocationPending.heading": "Aún no confirmado",
-  "error.RevocationPending.message": "No se han podido cerrar tus otras sesiones en todas partes en este momento: este servidor ya las rechaza y sigue intentándolo. Vuelve a intentarlo en un momento para confirmarlo.",
   "error.default.heading": "Algo salió mal",
   "error.default.message": "No pudimos completar la solicitud. Inténtalo de nuevo.",
 

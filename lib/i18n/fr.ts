@@ -70,8 +70,6 @@ export const fr: CoreMessages = {
   "error.ProviderTimeout.message": "La connexion avec ce service a échoué : il a mis trop de temps ou a envoyé une réponse que nous ne pouvons pas accepter. Veuillez réessayer ou choisir un autre moyen de connexion.",
   "error.StoreUnavailable.heading": "Momentanément indisponible",
   "error.StoreUnavailable.message": "La connexion par clé d’accès est momentanément indisponible. Veuillez réessayer dans quelques instants ou choisir un autre moyen de connexion.",
-  "error.RevocationPending.heading": "Pas encore confirmé",
-  "error.RevocationPending.message": "Vos autres sessions n’ont pas pu être fermées partout pour l’instant : ce serveur les refuse déjà et continue d’essayer. Veuillez réessayer dans un instant pour le confirmer.",
   "error.default.heading": "Une erreur s’est produite",
   "error.default.message": "Nous n’avons pas pu traiter cette demande. Veuillez réessayer.",
 

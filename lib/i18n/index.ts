@@ -3,10 +3,12 @@
  * The resolved configuration carries its `ResolvedI18n`; the email sender, which is given the
  * configuration's theme rather than the configuration, finds it through that theme object.
  */
+import { lastCapabilityTexts } from "./catalogs.js"
 import { negotiate } from "./negotiate.js"
 import { resolveI18n, type Locale, type ResolvedI18n } from "./options.js"
+import type { TextsByLanguage } from "./text-types.js"
 
-export { format, MESSAGE_KEYS } from "./catalogs.js"
+export { format } from "./catalogs.js"
 export type { MessageKey, Messages } from "./en.js"
 export { resolveI18n, type Locale, type LocaleMessages, type ResolvedI18n } from "./options.js"
 
@@ -16,12 +18,16 @@ export interface ChosenLocale {
   readonly negotiated: boolean
 }
 
-let defaults: ResolvedI18n | undefined
+let defaults: { texts: readonly TextsByLanguage[]; i18n: ResolvedI18n } | undefined
 
-/** Built-in catalogs only, English unless the header asks otherwise. */
+/**
+ * Built-in catalogs only, English unless the header asks otherwise: with the capabilities' texts
+ * the resolver handed over (the core's alone before any configuration is resolved).
+ */
 export function defaultI18n(): ResolvedI18n {
-  defaults ??= resolveI18n(undefined, undefined)
-  return defaults
+  const texts = lastCapabilityTexts()
+  if (defaults?.texts !== texts) defaults = { texts, i18n: resolveI18n(undefined, undefined, texts) }
+  return defaults.i18n
 }
 
 export function chooseLocale(i18n: ResolvedI18n, acceptLanguage: string | undefined): ChosenLocale {

@@ -70,8 +70,6 @@ export const ja: CoreMessages = {
   "error.ProviderTimeout.message": "このサービスでのログインに失敗しました。応答に時間がかかりすぎたか、受け付けられない応答が返されました。もう一度お試しいただくか、別の方法でログインしてください。",
   "error.StoreUnavailable.heading": "一時的にご利用いただけません",
   "error.StoreUnavailable.message": "パスキーでのログインは一時的にご利用いただけません。しばらくしてからもう一度お試しいただくか、別の方法でログインしてください。",
-  "error.RevocationPending.heading": "まだ確定していません",
-  "error.RevocationPending.message": "ほかのセッションを今すぐすべての場所でログアウトできませんでした。このサーバーではすでに拒否しており、引き続き試行しています。確定するため、しばらくしてからもう一度お試しください。",
   "error.default.heading": "問題が発生しました",
   "error.default.message": "リクエストを完了できませんでした。もう一度お試しください。",
 

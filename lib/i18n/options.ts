@@ -1,12 +1,14 @@
 /**
  * The `locale` and `messages` options, checked and resolved once per configuration: every locale
  * (built-in or the app's) gets one frozen, complete catalog, merged as English ← the built-in
- * catalog of each prefix of the tag (`de`, then `de-ch`) ← the app's texts for that prefix.
+ * catalog of each prefix of the tag (`de`, then `de-ch`) ← the app's texts for that prefix. The
+ * built-in catalogs hold the core's texts and the capabilities' the resolver hands over.
  */
 import { InvalidOption } from "../errors.js"
 import { show } from "../core/config/show.js"
-import { BUILT_IN, DEFAULT_LOCALE, ENGLISH as en } from "./catalogs.js"
+import { builtInCatalogs, DEFAULT_LOCALE, type Catalogs } from "./catalogs.js"
 import type { MessageKey, Messages } from "./en.js"
+import type { TextsByLanguage } from "./text-types.js"
 
 /** App-supplied texts: per locale tag, any built-in keys. */
 export type LocaleMessages = Readonly<Record<string, Partial<Record<MessageKey, string>>>>
@@ -42,8 +44,8 @@ function canonicalTag(path: string, tag: string): string {
   throw new InvalidOption(`${path} must be a language tag such as "de" or "pt-BR" (got ${show(tag)})`)
 }
 
-/** The app's texts, by lower-case tag, checked key by key. */
-function appMessages(messages: unknown): Map<string, { tag: string; texts: Partial<Messages> }> {
+/** The app's texts, by lower-case tag, checked key by key against English `en`. */
+function appMessages(messages: unknown, en: Messages): Map<string, { tag: string; texts: Partial<Messages> }> {
   const result = new Map<string, { tag: string; texts: Partial<Messages> }>()
   if (messages === undefined) return result
   if (!isPlainObject(messages)) throw new InvalidOption(`messages must be an object of locales (got ${show(messages)})`)
@@ -63,23 +65,25 @@ function appMessages(messages: unknown): Map<string, { tag: string; texts: Parti
   return result
 }
 
-function catalog(lower: string, app: ReturnType<typeof appMessages>): Messages {
-  const merged: Record<string, string> = { ...en }
+function catalog(lower: string, app: ReturnType<typeof appMessages>, builtIn: Catalogs): Messages {
+  const merged: Record<string, string> = { ...builtIn[DEFAULT_LOCALE] }
   const parts = lower.split("-")
   for (let length = 1; length <= parts.length; length++) {
     const prefix = parts.slice(0, length).join("-")
-    if (has(BUILT_IN, prefix)) Object.assign(merged, BUILT_IN[prefix])
+    if (has(builtIn, prefix)) Object.assign(merged, builtIn[prefix])
     Object.assign(merged, app.get(prefix)?.texts)
   }
   return Object.freeze(merged) as Messages
 }
 
-export function resolveI18n(locale: unknown, messages: unknown): ResolvedI18n {
-  const app = appMessages(messages)
-  const tags = new Map<string, string>(Object.keys(BUILT_IN).map((tag) => [tag, tag]))
+/** `capabilityTexts`: every capability's texts, one list per process (the built-in catalogs are built once per list). */
+export function resolveI18n(locale: unknown, messages: unknown, capabilityTexts: readonly TextsByLanguage[]): ResolvedI18n {
+  const builtIn = builtInCatalogs(capabilityTexts)
+  const app = appMessages(messages, builtIn[DEFAULT_LOCALE] as Messages)
+  const tags = new Map<string, string>(Object.keys(builtIn).map((tag) => [tag, tag]))
   for (const [lower, { tag }] of app) if (!tags.has(lower)) tags.set(lower, tag)
   const locales = new Map<string, Locale>()
-  for (const [lower, tag] of tags) locales.set(lower, Object.freeze({ tag, messages: catalog(lower, app) }))
+  for (const [lower, tag] of tags) locales.set(lower, Object.freeze({ tag, messages: catalog(lower, app, builtIn) }))
   const fallback = locales.get(DEFAULT_LOCALE) as Locale
   if (locale === undefined || locale === "auto") return Object.freeze({ locales, fallback })
   const fixed = typeof locale === "string" ? locales.get(locale.toLowerCase()) : undefined

@@ -5,7 +5,20 @@
  */
 import type { Capability } from "../core/capability.js"
 import { noticesTexts } from "./texts/index.js"
-import { resolveNotices, type ResolvedNotices } from "./options.js"
+import type { TextsOf } from "../i18n/text-types.js"
+import { resolveNotices, type NoticesOptions, type ResolvedNotices } from "./options.js"
+
+// Its option joins `AuthConfig` from here.
+declare module "../types.js" {
+  interface CapabilityConfigOptions {
+    /**
+     * Security notices by mail (password changed, email changed with an undo link, two-factor or
+     * passkey changes, a new sign-in method): `{ sendMail?, undoWindow? }`, or `false`. Default: sent
+     * through the email provider's server. README, "Security notices".
+     */
+    notices?: NoticesOptions | false
+  }
+}
 
 declare module "../core/config/resolved.js" {
   interface CapabilityConfig {
@@ -14,8 +27,17 @@ declare module "../core/config/resolved.js" {
   }
 }
 
+// Its texts' keys join `MessageKey` from here.
+declare module "../i18n/text-types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface CapabilityMessages extends TextsOf<typeof noticesTexts.en> {}
+}
+
 export const notices: Capability = {
   name: "notices",
   texts: noticesTexts,
-  options: { resolve: (config, { adapter, providers, warnOnce }) => ({ notices: resolveNotices(config.notices, providers, Boolean(adapter), warnOnce) }) },
+  options: {
+    names: ["notices"],
+    resolve: (config, { adapter, providers, warnOnce }) => ({ notices: resolveNotices(config.notices, providers, Boolean(adapter), warnOnce) }),
+  },
 }

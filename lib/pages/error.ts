@@ -1,10 +1,10 @@
 /** The error page's view model. The `error` value only selects a message; it is never echoed. */
-import { ENGLISH as en } from "../i18n/catalogs.js"
+import { CORE_ENGLISH as en } from "../i18n/catalogs.js"
 import type { Messages } from "../i18n/en.js"
-import { ERROR_PAGE_STATUS, errorPageKey, errorPageText } from "./messages.js"
+import { ERROR_PAGE_STATUS, errorPageKey, errorPageText, own } from "./messages.js"
 
 export interface ErrorModel {
-  /** Which entry was chosen: a key of ERROR_PAGE_STATUS, or `default`. */
+  /** Which entry was chosen: a value the page explains, or `default`. */
   type: string
   status: number
   heading: string
@@ -18,14 +18,19 @@ function linkFor(type: string, links: { signIn: string; home: string }, t: Messa
   return toSignIn ? { href: links.signIn, text: t["link.signInAgain"] } : { href: links.home, text: t["link.home"] }
 }
 
-export function errorModel(error: string | undefined, links: { signIn: string; home: string }, t: Messages = en): ErrorModel {
-  const type = errorPageKey(error)
-  return { type, status: ERROR_PAGE_STATUS[type] ?? 200, ...errorPageText(t, type), link: linkFor(type, links, t) }
+/**
+ * `pages`: the values the page explains, with their status (default: the core's; the error page's
+ * action passes every capability's too, lib/core/error-messages.ts); `t` has their texts (default:
+ * the core's English).
+ */
+export function errorModel(error: string | undefined, links: { signIn: string; home: string }, t: Messages = en as Messages, pages = ERROR_PAGE_STATUS): ErrorModel {
+  const type = errorPageKey(error, pages)
+  return { type, status: pages[type] ?? 200, ...errorPageText(t, type), link: linkFor(type, links, t) }
 }
 
 /** `model` with its texts taken from catalog `t` (the links keep their targets). */
 export function localizeErrorModel(model: ErrorModel, t: Messages): ErrorModel {
-  const type = errorPageKey(model.type)
+  const type = own(t, `error.${model.type}.heading`) === undefined ? "default" : model.type
   const link = linkFor(type, { signIn: model.link.href, home: model.link.href }, t)
   return { ...model, ...errorPageText(t, type), link }
 }

@@ -1,6 +1,6 @@
 /** The sign-in page's view model: one entry per configured provider, grouped by kind. */
 import type { CredentialsConfig, Provider } from "../providers/types.js"
-import { ENGLISH as en } from "../i18n/catalogs.js"
+import { CORE_ENGLISH as en } from "../i18n/catalogs.js"
 import type { Messages } from "../i18n/en.js"
 import { own, signinErrorText } from "./messages.js"
 import { WEBAUTHN_SCRIPT } from "./assets.js"
@@ -72,10 +72,10 @@ export function signinModel(input: {
   csrfToken: string
   callbackUrl: string
   error?: string
-  /** The catalog of the page's language (default English). */
+  /** The catalog of the page's language (default: the core's English texts, without the capabilities'). */
   t?: Messages
 }): SigninModel {
-  const t = input.t ?? en
+  const t = input.t ?? (en as Messages)
   const model: SigninModel = {
     csrfToken: input.csrfToken,
     callbackUrl: input.callbackUrl,

@@ -3,7 +3,7 @@
  * `{provider}` placeholder (the template outputs the two halves and the escaped provider name), so
  * templates need no formatting logic. Built once per catalog.
  */
-import { ENGLISH as en } from "../i18n/catalogs.js"
+import { CORE_ENGLISH as en } from "../i18n/catalogs.js"
 import type { Messages } from "../i18n/en.js"
 
 export type PageTexts = Messages & { readonly "signin.with.before": string; readonly "signin.with.after": string }
@@ -16,7 +16,8 @@ export function splitAt(text: string, name: string): [before: string, after: str
   return at < 0 ? [text, "", false] : [text.slice(0, at), text.slice(at + name.length + 2), true]
 }
 
-export function pageTexts(t: Messages = en): PageTexts {
+/** `t` defaults to the core's English texts (without the capabilities'). */
+export function pageTexts(t: Messages = en as Messages): PageTexts {
   let texts = cache.get(t)
   if (!texts) {
     const [before, after, found] = splitAt(t["signin.with"], "provider")

@@ -8,6 +8,7 @@
  */
 import { lazy, type Capability, type Handler, type Routes } from "../core/capability.js"
 import { passwordTexts } from "./texts/index.js"
+import type { TextsOf } from "../i18n/text-types.js"
 import { PASSWORD_ADAPTER_METHODS } from "./adapter.js"
 
 declare module "../types.js" {
@@ -18,6 +19,12 @@ declare module "../types.js" {
     "reset-password": true
     "change-password": true
   }
+}
+
+// Its texts' keys join `MessageKey` from here.
+declare module "../i18n/text-types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface CapabilityMessages extends TextsOf<typeof passwordTexts.en> {}
 }
 
 const page = (get: Handler, post: Handler): Routes => ({ GET: { handler: get, head: true }, POST: { handler: post, csrf: true } })
@@ -36,12 +43,13 @@ export const password: Capability = {
   outcomes: {
     // The right password for an address never confirmed (thrown by the sign-in through `callback`).
     EmailNotVerified: { page: "signIn", status: 403 },
-    // The pages show these in place; API clients get them as JSON.
-    WeakPassword: { status: 400 },
-    PasswordTooLong: { status: 400 },
-    BreachedPassword: { status: 400 },
-    PasswordLinkInvalid: { status: 400 },
+    // The pages show these in place; API clients get them as JSON (the page's words, but for the
+    // policy's minimum, which the page fills in).
+    WeakPassword: { status: 400, message: { text: "That password is too short or too common." } },
+    PasswordTooLong: { status: 400, message: { key: "password.error.PasswordTooLong" } },
+    BreachedPassword: { status: 400, message: { key: "password.error.BreachedPassword" } },
+    PasswordLinkInvalid: { status: 400, message: { key: "password.error.PasswordLinkInvalid" } },
     PasswordLinkSuperseded: { status: 400 },
-    WrongCurrentPassword: { status: 400 },
+    WrongCurrentPassword: { status: 400, message: { key: "password.error.WrongCurrentPassword" } },
   },
 }

@@ -8,12 +8,34 @@
  */
 import { lazy, type Capability } from "../core/capability.js"
 import { twoFactorTexts } from "./texts/index.js"
+import type { TextsOf } from "../i18n/text-types.js"
 import { TWO_FACTOR_ADAPTER_METHODS } from "./adapter.js"
-import { resolveTwoFactor, type ResolvedTwoFactor } from "./options.js"
+import { resolveTwoFactor, type ResolvedTwoFactor, type TwoFactorOptions } from "./options.js"
+import type { TwoFactorChallengeMessage } from "./events.js"
+import type { Awaitable } from "../base-types.js"
 
+// Its action joins `AuthAction`, its option `AuthConfig`, and its events `EventCallbacks` from here.
 declare module "../types.js" {
   interface CapabilityActions {
     "two-factor": true
+  }
+  interface CapabilityConfigOptions {
+    /**
+     * Two-factor sign-in (TOTP with recovery codes): `{ issuer, required? }`. Enrolled users pass a
+     * code after their first factor at `<basePath>/two-factor`. README, "Two-factor sign-in".
+     */
+    twoFactor?: TwoFactorOptions
+  }
+}
+
+declare module "../callbacks.js" {
+  interface CapabilityEvents {
+    /** The user turned two-factor sign-in on (a first code confirmed). */
+    twoFactorEnabled?: (message: { userId: string }) => Awaitable<void>
+    /** The user turned two-factor sign-in off (with a current code or a recovery code). */
+    twoFactorDisabled?: (message: { userId: string }) => Awaitable<void>
+    /** A second factor was tried: its method and outcome ("success", or the error type). */
+    twoFactorChallenge?: (message: TwoFactorChallengeMessage) => Awaitable<void>
   }
 }
 
@@ -24,11 +46,19 @@ declare module "../core/config/resolved.js" {
   }
 }
 
+// Its texts' keys join `MessageKey` from here.
+declare module "../i18n/text-types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface CapabilityMessages extends TextsOf<typeof twoFactorTexts.en> {}
+}
+
 export const twoFactor: Capability = {
   name: "two-factor",
   texts: twoFactorTexts,
   adapterMethods: TWO_FACTOR_ADAPTER_METHODS,
+  events: ["twoFactorEnabled", "twoFactorDisabled", "twoFactorChallenge"],
   options: {
+    names: ["twoFactor"],
     resolve: (config, { adapter, production, warnOnce }) => {
       // Its single-use state (a code's step, a pending sign-in, the code tries) is shared only through `store`.
       if (production && config.store === undefined && config.twoFactor !== undefined && (config.twoFactor as unknown) !== false) warnOnce("two-factor-store-local")

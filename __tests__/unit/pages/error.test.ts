@@ -3,7 +3,7 @@
  * message and link from a fixed table; anything else gets the default page. Never echoed.
  */
 import { errorModel } from "../../../lib/pages/error.js"
-import { DEFAULT_ERROR_PAGE, ERROR_PAGES } from "../../../lib/pages/messages.js"
+import { DEFAULT_ERROR_PAGE, ERROR_PAGES } from "../../../lib/core/error-messages.js"
 
 const LINKS = { signIn: "https://app.example/auth/signin", home: "https://app.example" }
 const HOME_LINK = { href: LINKS.home, text: "Go to the home page" }

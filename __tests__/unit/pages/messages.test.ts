@@ -1,8 +1,10 @@
 /**
- * The message tables (lib/pages/messages.ts): `own()` reads only a table's own entries, and
+ * The message tables (lib/core/error-messages.ts, the core's and every capability's, and
+ * lib/pages/messages.ts): `own()` reads only a table's own entries, and
  * `publicMessage()` gives a specific, client-safe text for every type a client can be shown.
  */
-import { DEFAULT_ERROR_PAGE, DEFAULT_SIGNIN_ERROR, ERROR_PAGES, SIGNIN_ERRORS, own, publicMessage } from "../../../lib/pages/messages.js"
+import { DEFAULT_ERROR_PAGE, DEFAULT_SIGNIN_ERROR, ERROR_PAGES, SIGNIN_ERRORS, publicMessage } from "../../../lib/core/error-messages.js"
+import { own } from "../../../lib/pages/messages.js"
 
 const PROTOTYPE_KEYS = ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "__defineGetter__", "__lookupGetter__", "prototype"]
 

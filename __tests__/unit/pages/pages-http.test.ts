@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto"
 import type { Server } from "node:http"
 import { makeApp, request, testConfig } from "../../helpers/app.js"
-import { DEFAULT_ERROR_PAGE, DEFAULT_SIGNIN_ERROR, ERROR_PAGES, SIGNIN_ERRORS } from "../../../lib/pages/messages.js"
+import { DEFAULT_ERROR_PAGE, DEFAULT_SIGNIN_ERROR, ERROR_PAGES, SIGNIN_ERRORS } from "../../../lib/core/error-messages.js"
 import { pageCsp, themeStyle } from "../../../lib/pages/theme.js"
 import type { Theme } from "../../../lib/types.js"
 import { attr, byTag, expectNothingActive, parseHtml, textOf } from "./html.js"

@@ -4,7 +4,8 @@
  * (never echoed), and provider logos that are not http(s) URLs or site paths dropped.
  */
 import { signinModel } from "../../../lib/pages/signin.js"
-import { DEFAULT_SIGNIN_ERROR, SIGNIN_ERRORS } from "../../../lib/pages/messages.js"
+import { DEFAULT_SIGNIN_ERROR, SIGNIN_ERRORS } from "../../../lib/core/error-messages.js"
+import { ENGLISH } from "../../../lib/core/built-in-texts.js"
 import Credentials from "../../../lib/providers/credentials.js"
 import type { CredentialInput, Provider } from "../../../lib/providers/types.js"
 
@@ -18,8 +19,9 @@ function credentialsProvider(credentials: Record<string, CredentialInput> | unde
 const oauth = (id: string, logo?: unknown): Provider =>
   ({ id, name: `${id} name`, type: "oauth", ...(logo === undefined ? {} : { style: { logo: logo as string } }) }) as Provider
 
+// The built-in English catalog, the capabilities' texts too (their `signin.error.<Type>`), as a request's.
 function model(providers: Provider[], error?: string) {
-  return signinModel({ providers, baseUrl: BASE, csrfToken: "csrf-token-value", callbackUrl: "https://app.example/dashboard", error })
+  return signinModel({ providers, baseUrl: BASE, csrfToken: "csrf-token-value", callbackUrl: "https://app.example/dashboard", error, t: ENGLISH })
 }
 
 describe("signinModel: providers", () => {

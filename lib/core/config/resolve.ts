@@ -3,7 +3,8 @@
  * applied, providers normalised and cookie sets built, then frozen. Once per configuration object
  * (a WeakMap keyed by it); the user's object is never written to. The record's type is in
  * resolved.ts (re-exported here). Each capability checks and resolves its own options
- * (lib/core/capability.ts, `options`), in the order of lib/capabilities.ts.
+ * (lib/core/capability.ts, `options`), in the order of lib/capabilities.ts; their texts are handed
+ * to lib/i18n with the `locale` and `messages` options (lib/core/built-in-texts.ts).
  */
 import { CAPABILITIES } from "../../capabilities.js"
 import type { OptionsContext } from "../capability.js"
@@ -41,6 +42,7 @@ import { defaultStore } from "../../shared-store/adapter-sessions.js"
 import type { StateStore } from "../../shared-store/types.js"
 import { InvalidOption } from "../../errors.js"
 import { bindToTheme, resolveI18n } from "../../i18n/index.js"
+import { CAPABILITY_TEXTS } from "../built-in-texts.js"
 import { withTelemetry } from "../../telemetry/config.js"
 import type { CapabilityConfig, ResolvedCallbacks, ResolvedConfig, ResolvedSession } from "./resolved.js"
 import type { AuthConfig } from "../../types.js"
@@ -49,7 +51,8 @@ import type { Provider } from "../../providers/types.js"
 export type { ResolvedCallbacks, ResolvedConfig, ResolvedSession }
 
 const CALLBACK_NAMES = ["signIn", "redirect", "session", "jwt", "authorized"] as const
-const EVENT_NAMES = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession", "unlinkAccount", "deleteUser", "twoFactorEnabled", "twoFactorDisabled", "twoFactorChallenge", "audit"] as const
+/** The core's events, then each capability's own (`events`). */
+const EVENT_NAMES: readonly string[] = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session", "revokeSession", "audit", ...CAPABILITIES.flatMap((capability) => capability.events ?? [])]
 
 /** A random secret for a development process that has none: sessions end when it restarts. */
 let developmentSecret: string | undefined
@@ -163,7 +166,8 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     tokenMaxAge: config.jwt?.maxAge ?? relativeMaxAge,
   })
 
-  const i18n = resolveI18n(config.locale, config.messages)
+  // The built-in catalogs hold every capability's texts: built from this one list, once per process.
+  const i18n = resolveI18n(config.locale, config.messages, CAPABILITY_TEXTS)
   const wrappedAdapter = adapter ? wrapAdapter(adapter, logger, ADAPTER_METHODS) : undefined
 
   const userCallbacks = config.callbacks ?? {}

@@ -8,7 +8,7 @@ import { DuplicateProviderId, InvalidOption, MissingAdapter, MissingAuthorize, U
 import type { Adapter } from "../../adapters.js"
 import { PROVIDER_TYPES, type Provider } from "../../providers/types.js"
 import { outboundLimits } from "../../outbound/options.js"
-import type { AuthConfig, CookieOptions, JWTOptions, PagesOptions, SessionOptions, Theme } from "../../types.js"
+import type { AuthConfig, CapabilityConfigOptions, CookieOptions, JWTOptions, PagesOptions, SessionOptions, Theme } from "../../types.js"
 import { LOG_LEVELS, type LogLevel } from "../logger.js"
 import { show } from "./show.js"
 
@@ -20,18 +20,19 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
- * Every top-level option of `AuthConfig`, and the options of `session` and `jwt`: the README's
- * options table is tested against these lists. The `_…Listed` records below fail to type-check
- * when the interfaces gain an option a list lacks, and `satisfies` when a list names one they lack.
+ * Every top-level option of the core's `AuthConfig` (a capability names its own: its options'
+ * `names`), and the options of `session` and `jwt`: the README's options table is tested against
+ * these lists. The `_…Listed` records below fail to type-check when the interfaces gain an option
+ * a list lacks, and `satisfies` when a list names one they lack.
  */
 export const CONFIG_OPTIONS = Object.freeze([
   "providers", "adapter", "basePath", "secret", "session", "jwt", "callbacks", "events", "pages", "theme",
   "locale", "messages", "cookies", "useSecureCookies", "trustHost", "skipCSRFCheck", "redirectProxyUrl",
-  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "twoFactor", "telemetry", "requestId", "notices",
+  "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "telemetry", "requestId",
 ] as const satisfies readonly (keyof AuthConfig)[])
 export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal", "recentSignIn"] as const satisfies readonly (keyof SessionOptions)[])
 export const JWT_OPTIONS = Object.freeze(["encode", "decode", "maxAge"] as const satisfies readonly (keyof JWTOptions)[])
-const _configOptionsListed: Record<Exclude<keyof AuthConfig, (typeof CONFIG_OPTIONS)[number]>, never> = {}
+const _configOptionsListed: Record<Exclude<keyof AuthConfig, (typeof CONFIG_OPTIONS)[number] | keyof CapabilityConfigOptions>, never> = {}
 const _sessionOptionsListed: Record<Exclude<keyof SessionOptions, (typeof SESSION_OPTIONS)[number]>, never> = {}
 const _jwtOptionsListed: Record<Exclude<keyof JWTOptions, (typeof JWT_OPTIONS)[number]>, never> = {}
 

@@ -1,7 +1,8 @@
 /**
  * Security notices' texts in every built-in language. Its capability object brings them (`texts`,
- * ../capability.ts); lib/i18n merges them into the built-in catalogs once, at start-up, from
- * lib/capability-texts.ts, which also makes their keys part of `MessageKey`.
+ * ../capability.ts, which also makes their keys part of `MessageKey`); the configuration resolver
+ * hands every capability's texts to lib/i18n, which merges them into the built-in catalogs once per
+ * process.
  */
 import type { Texts } from "../../i18n/text-types.js"
 import { de } from "./de.js"
