@@ -29,20 +29,20 @@ export type { AuditRecord, AuditType } from "./audit/types.js"
 export type { RequestIdOptions } from "./core/config/request-id.js"
 export type * from "./callbacks.js"
 
-export interface PagesOptions {
+/**
+ * Each capability's own pages an app can replace (`pages.signUp`, `pages.account`), declared from
+ * its folder: `declare module "../types.js" { interface CapabilityPages { account?: string } }`,
+ * and named in its options' `pages`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CapabilityPages {}
+
+export interface PagesOptions extends CapabilityPages {
   signIn?: string
   signOut?: string
   error?: string
   verifyRequest?: string
   newUser?: string
-  /** Password accounts (`gatehouse/providers/password`): the sign-up, verify-email, forgot-password, reset-password and change-password pages. */
-  signUp?: string
-  verifyEmail?: string
-  forgotPassword?: string
-  resetPassword?: string
-  changePassword?: string
-  /** The account page (`GET <base>/account`): signed-in visitors are sent to this page instead. */
-  account?: string
 }
 
 export interface CookieOptions {

@@ -6,6 +6,8 @@
  * - the "Error reference" has one entry (cause, what the user sees, fix) per `ERROR_TYPES` entry,
  *   and the JSON statuses it and the "Errors" table give are the ones the code answers;
  * - the "Logging" table has every warning code (`WARNINGS`);
+ * - the "Audit trail" types table has every audit record type (the audit trail's own and each
+ *   capability's `auditTypes`);
  * - the "Contents" list is the `##` headings, in order, and every `#anchor` link has a heading.
  * Each comparison is both ways: a name the code has and the README lacks fails, and so does a
  * name the README lists and the code does not have.
@@ -21,6 +23,9 @@ import { WARNINGS } from "../../lib/warnings.js"
 
 /** Every top-level option: the core's and each capability's (its options' `names`). */
 const CONFIG_OPTIONS = Object.freeze([...CORE_OPTIONS, ...CAPABILITIES.flatMap((capability) => capability.options?.names ?? [])])
+
+/** Every audit record type, in the order of lib/capabilities.ts: each capability's, the audit trail's own (the core's) among them. */
+const AUDIT_TYPES: readonly string[] = CAPABILITIES.flatMap((capability) => capability.auditTypes ?? [])
 
 const README = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../../README.md"), "utf8")
 
@@ -96,6 +101,18 @@ function checkErrorReference(text: string) {
 
 function checkWarnings(text: string) {
   return difference(tableRows(section(text, "Logging")).flatMap((cells) => codes(cells[0] ?? "")), Object.keys(WARNINGS))
+}
+
+/** The first column of the "Audit trail" types table (the table after "**Types.**"). */
+function auditTypeNames(text: string): string[] {
+  const audit = section(text, "Audit trail")
+  const table = audit.slice(audit.indexOf("**Types.**")).split("\n\n")[1] ?? ""
+  return tableRows(table).flatMap((cells) => codes(cells[0] ?? ""))
+}
+
+function checkAuditTypes(text: string) {
+  const names = auditTypeNames(text)
+  return { ...difference(names, AUDIT_TYPES), duplicates: names.filter((name, index) => names.indexOf(name) !== index) }
 }
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
@@ -193,6 +210,17 @@ describe("README Logging ⇔ WARNINGS", () => {
   })
 })
 
+describe("README Audit trail ⇔ the audit record types", () => {
+  test("the types table lists each record type once: the audit trail's own and each capability's (auditTypes)", () => {
+    expect(AUDIT_TYPES.length).toBeGreaterThan(10)
+    expect(checkAuditTypes(README)).toEqual({ undocumented: [], unknown: [], duplicates: [] })
+  })
+
+  test("no record type is listed by two capabilities", () => {
+    expect(AUDIT_TYPES.filter((type, index) => AUDIT_TYPES.indexOf(type) !== index)).toEqual([])
+  })
+})
+
 describe("README structure", () => {
   test("the Contents list is the ## headings, in order, with their anchors", () => {
     const headings = proseLines(README)
@@ -247,5 +275,11 @@ describe("the checks fail when the README and the code disagree", () => {
     expect(checkErrorReference(addRowAfter(README, "| `RateLimited` |", "| `TooSlow` | a | b | c |")).unknown).toEqual(["TooSlow"])
     expect(checkErrorReference(addRowAfter(README, "| `RateLimited` |", "| `RateLimited` | a | b | c |")).duplicates).toEqual(["RateLimited"])
     expect(checkWarnings(addRowAfter(README, "| `csrf-disabled` |", "| `made-up-warning` | a | b |")).unknown).toEqual(["made-up-warning"])
+  })
+
+  test("an audit record type missing from the README, or one the code does not have", () => {
+    expect(checkAuditTypes(dropRow(README, "| `two_factor.challenge` |")).undocumented).toEqual(["two_factor.challenge"])
+    expect(checkAuditTypes(addRowAfter(README, "| `password.reset` |", "| `password.forgotten` | a | |")).unknown).toEqual(["password.forgotten"])
+    expect(checkAuditTypes(addRowAfter(README, "| `password.reset` |", "| `password.reset` | a | |")).duplicates).toEqual(["password.reset"])
   })
 })

@@ -13,6 +13,8 @@ export const CAPABILITY_ACTIONS = CAPABILITIES.flatMap((capability) => Object.ke
 export const CAPABILITY_ADAPTER_METHODS: string[] = CAPABILITIES.flatMap((capability) => capability.adapterMethods ?? [])
 export const CAPABILITY_EVENTS: string[] = CAPABILITIES.flatMap((capability) => capability.events ?? [])
 export const CAPABILITY_MESSAGE_KEYS = CAPABILITIES.flatMap((capability) => Object.keys(capability.texts?.en ?? {}))
+export const CAPABILITY_PAGES: string[] = CAPABILITIES.flatMap((capability) => capability.options?.pages ?? [])
+export const AUDIT_TYPES: string[] = CAPABILITIES.flatMap((capability) => capability.auditTypes ?? [])
 
 const quote = (value: string) => JSON.stringify(value)
 
@@ -31,11 +33,12 @@ function values(name: string, type: string, list: readonly string[], unknown: st
 const actions = () => values("actions", "AuthAction", CAPABILITY_ACTIONS, "no-such-action")
 const errorTypes = () => values("errorTypes", "ErrorType", ERROR_TYPES, "NoSuchError")
 const adapterMethods = () => values("adapterMethods", "keyof Adapter", CAPABILITY_ADAPTER_METHODS, "noSuchMethod")
+const auditTypes = () => values("auditTypes", "AuditType", AUDIT_TYPES, "no.such")
 
 /**
  * Configurations with the options, events and texts capabilities add, one literal each (the
  * compiler reports one unknown property per literal); `twoFactorEnabled` typed by hand, its
- * message read. Then an event and a message key that must not compile.
+ * message read. Then an event, a page and a message key that must not compile.
  */
 function config(): string[] {
   return [
@@ -59,6 +62,16 @@ function config(): string[] {
     "    },",
     "  },",
     "}",
+    "export const pagesConfig: AuthConfig = {",
+    "  providers: [],",
+    "  pages: {",
+    ...CAPABILITY_PAGES.map((name) => `    ${quote(name)}: "/x",`),
+    "  },",
+    "}",
+    'export const unknownPage: AuthConfig["pages"] = {',
+    "  // @ts-expect-error not a page",
+    '  noSuchPage: "/x",',
+    "}",
     'export const unknownEvent: AuthConfig["events"] = {',
     "  // @ts-expect-error not an event",
     "  noSuchEvent: () => undefined,",
@@ -75,11 +88,12 @@ function config(): string[] {
 export function consumerSources(): Record<string, string> {
   return {
     gatehouse: [
-      'import type { Adapter, AuthAction, AuthConfig, ErrorType } from "gatehouse"',
+      'import type { Adapter, AuditType, AuthAction, AuthConfig, ErrorType } from "gatehouse"',
       "",
       ...actions(),
       ...errorTypes(),
       ...adapterMethods(),
+      ...auditTypes(),
       ...config(),
     ].join("\n"),
     // `gatehouse/core` names neither type: they are read from the exports that use them.

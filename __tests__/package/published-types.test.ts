@@ -16,7 +16,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { CAPABILITY_ACTIONS, CAPABILITY_ADAPTER_METHODS, CAPABILITY_EVENTS, CAPABILITY_MESSAGE_KEYS, consumerSources } from "./consumer-sources.js"
+import { CAPABILITY_ACTIONS, CAPABILITY_ADAPTER_METHODS, CAPABILITY_EVENTS, CAPABILITY_MESSAGE_KEYS, CAPABILITY_PAGES, AUDIT_TYPES, consumerSources } from "./consumer-sources.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc")
@@ -58,6 +58,8 @@ test("the consumers are written from real lists (the check cannot pass on empty 
   expect(CAPABILITY_ADAPTER_METHODS).toEqual(expect.arrayContaining(["getTwoFactor", "getPasswordHash"]))
   expect(CAPABILITY_EVENTS).toEqual(expect.arrayContaining(["twoFactorEnabled", "deleteUser"]))
   expect(CAPABILITY_MESSAGE_KEYS).toContain("twoFactor.heading")
+  expect(CAPABILITY_PAGES).toEqual(expect.arrayContaining(["signUp", "account"]))
+  expect(AUDIT_TYPES).toEqual(expect.arrayContaining(["two_factor.enabled", "password.changed", "signin"]))
 })
 
 test.each(Object.entries(consumerSources()))("a consumer of %s type-checks against the published declarations", async (entry, source) => {

@@ -7,6 +7,7 @@
  */
 import { lazy, type Capability } from "../core/capability.js"
 import { accountTexts } from "./texts/index.js"
+import { ACCOUNT_AUDIT_EVENTS, ACCOUNT_AUDIT_TYPES } from "./audit.js"
 import type { TextsOf } from "../i18n/text-types.js"
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import type { Awaitable } from "../base-types.js"
@@ -15,6 +16,10 @@ import type { Awaitable } from "../base-types.js"
 declare module "../types.js" {
   interface CapabilityActions {
     account: true
+  }
+  interface CapabilityPages {
+    /** The account page (`GET <base>/account`): signed-in visitors are sent to this page instead. */
+    account?: string
   }
 }
 
@@ -33,10 +38,19 @@ declare module "../i18n/text-types.js" {
   interface CapabilityMessages extends TextsOf<typeof accountTexts.en> {}
 }
 
+// Its audit record types join `AuditType` from here (the list is in audit.ts).
+declare module "../audit/types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AuditTypes extends Record<(typeof ACCOUNT_AUDIT_TYPES)[number], true> {}
+}
+
 export const account: Capability = {
   name: "account",
   texts: accountTexts,
   events: ["unlinkAccount", "deleteUser"],
+  auditTypes: ACCOUNT_AUDIT_TYPES,
+  auditEvents: ACCOUNT_AUDIT_EVENTS,
+  options: { pages: ["account"] },
   routes: {
     account: {
       GET: { handler: lazy(() => import("./actions/page.js"), "accountPage"), head: true },

@@ -1,4 +1,4 @@
-/** The account page's view model (issue #15): plain data for views/account.ejs. */
+/** The account page's view model (issue #15): plain data for ./views/account.ejs. */
 import type { RequestContext } from "../core/context.js"
 import type { Messages } from "../i18n/en.js"
 import type { AccountHolder } from "./user.js"

@@ -7,7 +7,8 @@
 import { EventError } from "../errors.js"
 import type { LoggerInstance } from "../core/logger.js"
 import { currentScope } from "../core/request-scope.js"
-import type { AuditCallback, AuditInput, AuditRecord } from "./types.js"
+import type { AuditEntry } from "../core/capability.js"
+import type { AuditCallback, AuditRecord } from "./types.js"
 
 interface AuditTarget {
   readonly events: { readonly audit?: AuditCallback }
@@ -18,11 +19,11 @@ function failed(config: AuditTarget, error: unknown): void {
   config.logger.error(new EventError("The audit callback failed; the request went on", { cause: { err: error } }))
 }
 
-export function audit(config: AuditTarget, input: AuditInput): void {
+export function audit(config: AuditTarget, input: AuditEntry): void {
   const callback = config.events.audit
   if (!callback) return
   const scope = currentScope()
-  const record: AuditRecord = { time: new Date().toISOString(), type: input.type as AuditRecord["type"], outcome: input.outcome ?? "success" }
+  const record: AuditRecord = { time: new Date().toISOString(), type: input.type, outcome: input.outcome ?? "success" }
   const fields: Record<string, unknown> = { ...input, ip: input.ip ?? scope?.ip, userAgent: input.userAgent ?? scope?.userAgent, requestId: input.requestId ?? scope?.requestId }
   for (const key of Object.keys(fields)) {
     if (fields[key] !== undefined && !(key in record)) record[key] = fields[key]

@@ -10,6 +10,9 @@
  *   API client is told of it (lib/core/error-messages.ts);
  * - `onEvent`, `onActionError`: told of each event and of what each action throws (the audit
  *   trail records them); the core keeps the list of those that listen, built once;
+ * - `auditTypes`, `auditEvents`: its audit record types, and the records its events become (the
+ *   audit trail, lib/audit/, writes them when `events.audit` is set); the types join `AuditType`
+ *   from its folder (`interface AuditTypes`, lib/audit/types.ts);
  * - `options`: its options, checked and resolved once with the configuration (never per request);
  *   their types join `AuthConfig` from its folder (`interface CapabilityConfigOptions`, lib/types.ts);
  * - `events`: the names of the events it fires, accepted in the `events` option; their types join
@@ -25,7 +28,7 @@
  * The public name of a capability's action joins `AuthAction` by declaration merging from the
  * capability's own folder (`declare module "../types.js" { interface CapabilityActions { ... } }`).
  */
-import type { AuthConfig, CapabilityConfigOptions, EventCallbacks, ResponseInternal } from "../types.js"
+import type { AuditRecord, AuditType, AuthConfig, CapabilityConfigOptions, CapabilityPages, EventCallbacks, ResponseInternal } from "../types.js"
 import type { Provider } from "../providers/types.js"
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "./context.js"
@@ -82,6 +85,8 @@ export interface OptionsContext {
 export interface CapabilityOptions {
   /** Its top-level options (`twoFactor`), declared on `AuthConfig` from its folder (`CapabilityConfigOptions`). */
   readonly names?: readonly (keyof CapabilityConfigOptions)[]
+  /** Its pages an app may replace (`pages.signUp`), declared on `PagesOptions` from its folder (`CapabilityPages`). */
+  readonly pages?: readonly (keyof CapabilityPages)[]
   /** Checks what this capability reads from one provider, after the provider's own checks; `path` is `providers[0] ("github")`. */
   readonly checkProvider?: (provider: Provider, path: string) => void
   /**
@@ -115,18 +120,42 @@ export interface Capability {
    * join `EventCallbacks` from its folder: `declare module "../callbacks.js" { interface CapabilityEvents { ... } }`.
    */
   readonly events?: readonly (keyof EventCallbacks)[]
-  /** Told of each event, before the app's handler (lib/core/events.ts). Synchronous; must not throw. */
+  /**
+   * Its audit record types, for the README's table (the audit trail lists the core's); they join
+   * `AuditType` from its folder, made from this list:
+   * `declare module "../audit/types.js" { interface AuditTypes extends Record<(typeof TWO_FACTOR_AUDIT_TYPES)[number], true> {} }`.
+   */
+  readonly auditTypes?: readonly AuditType[]
+  /** What its events are recorded as (each event is described by one capability): the audit trail's `onEvent` is handed the one fired. */
+  readonly auditEvents?: AuditEvents
+  /** Told of each event, before the app's handler (lib/core/events.ts), with the event's `auditEvents` entry. Synchronous; must not throw. */
   readonly onEvent?: EventHook
   /** Told of whatever an action threw, before it is answered (lib/core/dispatch.ts). Synchronous; must not throw. */
   readonly onActionError?: (ctx: RequestContext, error: unknown) => void
 }
 
-/** `fields`: what the code firing the event adds to what is recorded of it (a back-channel revocation says so). */
+type EventMessage<Name extends keyof EventCallbacks> = Parameters<NonNullable<EventCallbacks[Name]>>[0]
+
+/**
+ * An audit record as an event (`auditEvents`) or the code writing it (lib/audit/emit.ts) gives it:
+ * its type and fields; time, ip, user agent and request id are filled in, `outcome` is "success"
+ * unless given.
+ */
+export type AuditEntry = Pick<AuditRecord, "type"> & Partial<Pick<AuditRecord, "outcome" | "reason" | "userId" | "provider" | "ip" | "userAgent" | "requestId">> & Record<string, unknown>
+
+/** Event name -> the record it becomes; only identifiers go in, never the event's tokens or profile. Called only with `events.audit`. */
+export type AuditEvents = { readonly [Name in keyof EventCallbacks]?: (message: EventMessage<Name>) => AuditEntry }
+
+/**
+ * `fields`: what the code firing the event adds to what is recorded of it (a back-channel
+ * revocation says so); `record`: what the event is recorded as, when a capability says (`auditEvents`).
+ */
 export type EventHook = <Name extends keyof EventCallbacks>(
   config: ResolvedConfig,
   name: Name,
-  message: Parameters<NonNullable<EventCallbacks[Name]>>[0],
+  message: EventMessage<Name>,
   fields?: Record<string, unknown>,
+  record?: AuditEvents[Name],
 ) => void
 
 /**

@@ -18,7 +18,7 @@ import { verifyRequestPage } from "../actions/verify-request.js"
 import { webauthnOptions } from "../actions/webauthn-options.js"
 import { noticePage } from "../actions/notice.js"
 import type { ResolvedConfig } from "./config/resolved.js"
-import type { Route, Routes } from "./capability.js"
+import type { AuditEvents, Route, Routes } from "./capability.js"
 import { CAPABILITIES } from "../capabilities.js"
 import { createContext } from "./context.js"
 import { assertCsrf } from "./csrf.js"
@@ -67,11 +67,22 @@ for (const [owner, routes] of [["the core", CORE_ROUTES] as const, ...CAPABILITI
 
 /**
  * The capabilities that listen to what actions throw and to events (`onActionError`, `onEvent`),
- * listed once at start-up so a request asks no other. events.ts gets its list from here: it cannot
+ * listed once at start-up so a request asks no other, and what each event is recorded as in the
+ * audit trail (`auditEvents`; an event is described once). events.ts gets them from here: it cannot
  * import the capability list itself, as capabilities' actions fire events.
  */
 const ACTION_ERROR_HOOKS = CAPABILITIES.flatMap((capability) => (capability.onActionError ? [capability.onActionError] : []))
-setEventHooks(CAPABILITIES.flatMap((capability) => (capability.onEvent ? [capability.onEvent] : [])))
+const AUDIT_EVENTS: AuditEvents = Object.create(null) as AuditEvents
+for (const capability of CAPABILITIES) {
+  for (const name of Object.keys(capability.auditEvents ?? {})) {
+    if (name in AUDIT_EVENTS) throw new Error(`The audit record of the event "${name}" is described twice (again by ${capability.name})`)
+  }
+  Object.assign(AUDIT_EVENTS, capability.auditEvents)
+}
+setEventHooks(
+  CAPABILITIES.flatMap((capability) => (capability.onEvent ? [capability.onEvent] : [])),
+  AUDIT_EVENTS,
+)
 
 /** Every method each action answers (HEAD aside): the list the assurance table test checks against. */
 export function routeList(): Array<{ method: "GET" | "POST"; action: AuthAction }> {

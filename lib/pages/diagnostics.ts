@@ -7,11 +7,7 @@ import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import type { DiagnosticsReport } from "../actions/diagnostics-report.js"
 import { pageResponse } from "./page.js"
-import type { PageTemplate } from "./render.js"
-
-/** The template's name; `render.ts` loads `views/<name>.ejs` for any name it is given. */
-const TEMPLATE = "diagnostics" as string as PageTemplate
 
 export function diagnosticsPage(ctx: Pick<RequestContext, "config">, report: DiagnosticsReport): ResponseInternal {
-  return pageResponse(ctx, TEMPLATE, "Gatehouse diagnostics", { report })
+  return pageResponse(ctx, "diagnostics", "Gatehouse diagnostics", { report })
 }

@@ -10,6 +10,7 @@ import { builtInPath, pageUrl, type PageName } from "../core/pages-url.js"
 import { chooseLocale, type ChosenLocale } from "../i18n/index.js"
 import type { Messages } from "../i18n/en.js"
 import { localizeErrorModel, type ErrorModel } from "./error.js"
+import type { CapabilityPage } from "./capability-page.js"
 import { renderPage, type PageTemplate } from "./render.js"
 import { pageTexts } from "./texts.js"
 import { pageCsp, themeStyle } from "./theme.js"
@@ -34,42 +35,36 @@ export function pageLocale(ctx: PageContext): ChosenLocale {
   return chooseLocale(i18n, ctx.request.header("accept-language"))
 }
 
-/** The pages in the catalogs, and the key of each one's title (the error page's is its heading). */
-const TITLES: Readonly<Record<string, keyof Messages>> = Object.freeze({
+/**
+ * The core's pages in the catalogs, and the key of each one's title (the error page's is its
+ * heading); a capability's page names its own (./capability-page.ts).
+ */
+const TITLES: Readonly<Partial<Record<PageTemplate, keyof Messages>>> = Object.freeze({
   signin: "signin.heading",
   signout: "signout.heading",
   "verify-request": "verify.heading",
   "email-confirm": "confirm.heading",
   notice: "notice.AccountReclaimed.heading",
-  "passkey-setup": "passkey.setup.heading",
-  "two-factor": "twoFactor.heading",
-  "two-factor-setup": "twoFactor.setup.heading",
-  account: "account.heading",
-  "account-confirm-email": "account.email.confirmHeading",
-  "account-undo-email": "notices.undo.heading",
-  "password-signup": "password.signup.heading",
-  "password-verify": "password.verify.heading",
-  "password-forgot": "password.forgot.heading",
-  "password-reset": "password.reset.heading",
-  "password-change": "password.change.heading",
 })
 
-const isLocalized = (name: PageTemplate) => name === "error" || Object.prototype.hasOwnProperty.call(TITLES, name)
+/** The key of a localized page's title (none for a page outside the catalogs, or the error page). */
+const titleKey = (page: PageTemplate | CapabilityPage) => (typeof page === "string" ? TITLES[page] : page.title)
 
 /**
  * A built-in page in the request's language: its texts and title come from the catalog (`title`
  * is the English one callers pass, used as it is only by pages outside the catalogs, which are
  * English), and an error page's model is re-read in that language.
  */
-export function pageResponse(ctx: PageContext, name: PageTemplate, title: string, model: object, status = 200, chosen?: ChosenLocale): ResponseInternal {
-  const localized = isLocalized(name)
+export function pageResponse(ctx: PageContext, name: PageTemplate | CapabilityPage, title: string, model: object, status = 200, chosen?: ChosenLocale): ResponseInternal {
+  const key = titleKey(name)
+  const localized = name === "error" || key !== undefined
   const { locale, negotiated } = localized ? (chosen ?? pageLocale(ctx)) : { locale: ctx.config.i18n.fallback, negotiated: false }
   const { tag, messages } = locale
   const view = name === "error" ? localizeErrorModel(model as ErrorModel, messages) : model
-  const shownTitle = name === "error" ? (view as ErrorModel).heading : localized ? messages[TITLES[name] as keyof Messages] : title
+  const shownTitle = name === "error" ? (view as ErrorModel).heading : key !== undefined ? messages[key] : title
   const style = themeStyle(ctx.config.theme, ctx.config.providers.list, ctx.config)
   const body = renderPage(name, { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo }, view, pageTexts(messages))
-  const scripts = (name === "signin" || name === "passkey-setup" || name === "two-factor") && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
+  const scripts = (name === "signin" || (typeof name !== "string" && name.webauthn)) && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
   const response = html(body, pageCsp(style, scripts), status)
   const headers: Record<string, string> = { ...response.headers, "Content-Language": tag }
   if (negotiated) headers.Vary = "Accept-Language"

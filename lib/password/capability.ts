@@ -10,6 +10,7 @@ import { lazy, type Capability, type Handler, type Routes } from "../core/capabi
 import { passwordTexts } from "./texts/index.js"
 import type { TextsOf } from "../i18n/text-types.js"
 import { PASSWORD_ADAPTER_METHODS } from "./adapter.js"
+import { PASSWORD_AUDIT_TYPES } from "./audit.js"
 
 declare module "../types.js" {
   interface CapabilityActions {
@@ -18,6 +19,14 @@ declare module "../types.js" {
     "forgot-password": true
     "reset-password": true
     "change-password": true
+  }
+  interface CapabilityPages {
+    /** Password accounts (`gatehouse/providers/password`): the sign-up, verify-email, forgot-password, reset-password and change-password pages. */
+    signUp?: string
+    verifyEmail?: string
+    forgotPassword?: string
+    resetPassword?: string
+    changePassword?: string
   }
 }
 
@@ -29,10 +38,18 @@ declare module "../i18n/text-types.js" {
 
 const page = (get: Handler, post: Handler): Routes => ({ GET: { handler: get, head: true }, POST: { handler: post, csrf: true } })
 
+// Its audit record types join `AuditType` from here (the list is in audit.ts).
+declare module "../audit/types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AuditTypes extends Record<(typeof PASSWORD_AUDIT_TYPES)[number], true> {}
+}
+
 export const password: Capability = {
   name: "password",
   texts: passwordTexts,
   adapterMethods: PASSWORD_ADAPTER_METHODS,
+  auditTypes: PASSWORD_AUDIT_TYPES,
+  options: { pages: ["signUp", "verifyEmail", "forgotPassword", "resetPassword", "changePassword"] },
   routes: {
     signup: page(lazy(() => import("./actions/signup.js"), "signupGet"), lazy(() => import("./actions/signup.js"), "signupPost")),
     "verify-email": page(lazy(() => import("./actions/verify-email.js"), "verifyEmailGet"), lazy(() => import("./actions/verify-email.js"), "verifyEmailPost")),

@@ -12,6 +12,7 @@ import type { TextsOf } from "../i18n/text-types.js"
 import { TWO_FACTOR_ADAPTER_METHODS } from "./adapter.js"
 import { resolveTwoFactor, type ResolvedTwoFactor, type TwoFactorOptions } from "./options.js"
 import type { TwoFactorChallengeMessage } from "./events.js"
+import { TWO_FACTOR_AUDIT_EVENTS, TWO_FACTOR_AUDIT_TYPES } from "./audit.js"
 import type { Awaitable } from "../base-types.js"
 
 // Its action joins `AuthAction`, its option `AuthConfig`, and its events `EventCallbacks` from here.
@@ -52,11 +53,19 @@ declare module "../i18n/text-types.js" {
   interface CapabilityMessages extends TextsOf<typeof twoFactorTexts.en> {}
 }
 
+// Its audit record types join `AuditType` from here (the list is in audit.ts).
+declare module "../audit/types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AuditTypes extends Record<(typeof TWO_FACTOR_AUDIT_TYPES)[number], true> {}
+}
+
 export const twoFactor: Capability = {
   name: "two-factor",
   texts: twoFactorTexts,
   adapterMethods: TWO_FACTOR_ADAPTER_METHODS,
   events: ["twoFactorEnabled", "twoFactorDisabled", "twoFactorChallenge"],
+  auditTypes: TWO_FACTOR_AUDIT_TYPES,
+  auditEvents: TWO_FACTOR_AUDIT_EVENTS,
   options: {
     names: ["twoFactor"],
     resolve: (config, { adapter, production, warnOnce }) => {

@@ -11,6 +11,7 @@ import { queryParam } from "../../core/request.js"
 import { accountAdapter } from "../user.js"
 import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
+import { CONFIRM_EMAIL_PAGE } from "../pages.js"
 
 export async function confirmEmailPage(ctx: RequestContext): Promise<ResponseInternal> {
   const token = queryParam(ctx.request, "token") ?? ""
@@ -22,5 +23,5 @@ export async function confirmEmailPage(ctx: RequestContext): Promise<ResponseInt
   const chosen = pageLocale(ctx)
   const t = chosen.locale.messages
   const model = { csrfToken: ensureCsrfToken(ctx), action: `${ctx.baseUrl}/account/confirm-email`, token, email, button: t["account.email.confirmButton"].replace("{email}", email) }
-  return pageResponse(ctx, "account-confirm-email", t["account.email.confirmHeading"], model, 200, chosen)
+  return pageResponse(ctx, CONFIRM_EMAIL_PAGE, t["account.email.confirmHeading"], model, 200, chosen)
 }

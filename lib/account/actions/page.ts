@@ -17,6 +17,7 @@ import { accountModel } from "../page-model.js"
 import { confirmEmailPage } from "./confirm-email.js"
 import { undoEmailPage } from "./undo-email.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
+import { ACCOUNT_PAGE } from "../pages.js"
 
 export async function accountPage(ctx: RequestContext): Promise<ResponseInternal> {
   if (ctx.request.providerId === "confirm-email") return confirmEmailPage(ctx)
@@ -36,5 +37,5 @@ export async function accountPage(ctx: RequestContext): Promise<ResponseInternal
     error: queryParam(ctx.request, "error"),
     saved: queryParam(ctx.request, "saved"),
   })
-  return pageResponse(ctx, "account", chosen.locale.messages["account.heading"], model, 200, chosen)
+  return pageResponse(ctx, ACCOUNT_PAGE, chosen.locale.messages["account.heading"], model, 200, chosen)
 }

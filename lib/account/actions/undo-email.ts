@@ -13,6 +13,7 @@ import { json, redirect } from "../../core/response.js"
 import { format } from "../../i18n/index.js"
 import { undoEmailChange } from "../../notices/undo-email.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
+import { UNDO_EMAIL_PAGE } from "../pages.js"
 
 export function undoEmailPage(ctx: RequestContext): ResponseInternal {
   const [uid, email, token] = ["uid", "email", "token"].map((name) => queryParam(ctx.request, name) ?? "")
@@ -27,7 +28,7 @@ export function undoEmailPage(ctx: RequestContext): ResponseInternal {
     message: format(t["notices.undo.message"], { email }),
     button: format(t["notices.undo.button"], { email }),
   }
-  return pageResponse(ctx, "account-undo-email", t["notices.undo.heading"], model, 200, chosen)
+  return pageResponse(ctx, UNDO_EMAIL_PAGE, t["notices.undo.heading"], model, 200, chosen)
 }
 
 export async function undoEmailAction(ctx: RequestContext): Promise<ResponseInternal> {

@@ -28,6 +28,7 @@ import {
   assertLogLevel,
   assertLogger,
   assertPages,
+  CORE_PAGES,
   assertSecrets,
   assertSession,
   assertTheme,
@@ -59,6 +60,9 @@ let developmentSecret: string | undefined
 
 /** The adapter methods wrapped at start-up: the core's and every capability's own. */
 const ADAPTER_METHODS = adapterMethods(CAPABILITIES)
+
+/** The pages an app may replace: the core's and every capability's. */
+const PAGES: readonly string[] = [...CORE_PAGES, ...CAPABILITIES.flatMap((capability) => capability.options?.pages ?? [])]
 
 const cache = new WeakMap<object, ResolvedConfig>()
 
@@ -194,7 +198,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     callbacks,
     custom: Object.freeze({ jwt: Boolean(userCallbacks.jwt), session: Boolean(userCallbacks.session), signIn: Boolean(userCallbacks.signIn) }),
     events: Object.freeze({ ...config.events }),
-    pages: Object.freeze({ ...assertPages(config.pages) }),
+    pages: Object.freeze({ ...assertPages(config.pages, PAGES) }),
     theme: bindToTheme(Object.freeze({ ...assertTheme(config.theme) }), i18n),
     i18n,
     cookies: resolveCookies(config.cookies),

@@ -165,10 +165,12 @@ function isSafeUrlOrPath(value: string): boolean {
   }
 }
 
-export function assertPages(pages: unknown): PagesOptions {
+/** The core's pages an app may replace; each capability adds its own (its options' `pages`). */
+export const CORE_PAGES = Object.freeze(["signIn", "signOut", "error", "verifyRequest", "newUser"] as const)
+
+export function assertPages(pages: unknown, known: readonly string[]): PagesOptions {
   if (pages === undefined) return {}
   if (!isPlainObject(pages)) invalid("pages", "must be an object", pages)
-  const known = ["signIn", "signOut", "error", "verifyRequest", "newUser", "signUp", "verifyEmail", "forgotPassword", "resetPassword", "changePassword", "account"]
   for (const [name, value] of Object.entries(pages)) {
     if (!known.includes(name)) invalid(`pages.${name}`, `is not a page (known: ${known.join(", ")})`, name)
     if (value !== undefined && (typeof value !== "string" || !isSafeUrlOrPath(value))) {

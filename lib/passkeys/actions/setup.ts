@@ -13,6 +13,7 @@ import { ensureCsrfToken } from "../../core/csrf.js"
 import { queryParam } from "../../core/request.js"
 import { WEBAUTHN_SCRIPT } from "../../pages/assets.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
+import { SETUP_PAGE } from "../pages.js"
 import type { Provider, WebAuthnProviderConfig } from "../../providers/types.js"
 import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 
@@ -41,5 +42,5 @@ export async function passkeySetupPage(ctx: RequestContext, named: Provider | un
       conditional: false,
     },
   }
-  return pageResponse(ctx, "passkey-setup", chosen.locale.messages["passkey.setup.heading"], model, 200, chosen)
+  return pageResponse(ctx, SETUP_PAGE, chosen.locale.messages["passkey.setup.heading"], model, 200, chosen)
 }

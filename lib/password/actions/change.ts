@@ -20,12 +20,13 @@ import { sendSecurityNotice } from "../../notices/send.js"
 import { completeSignIn } from "../../actions/callback/login.js"
 import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 import { passwordAccount, passwordAdapter, passwordProvider, requiredField } from "./common.js"
+import { CHANGE_PAGE } from "../pages.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 import { audit, reasonOf } from "../../audit/emit.js"
 
 function changePage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; done?: boolean; status?: number } = {}): ResponseInternal {
   return passwordPage(ctx, provider, {
-    template: "password-change",
+    template: CHANGE_PAGE,
     page: "changePassword",
     notice: extra.done ? "password.change.done" : undefined,
     error: extra.error,

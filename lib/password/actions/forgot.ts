@@ -12,12 +12,13 @@ import { issueLink } from "../links.js"
 import { sendPasswordMail } from "../mail.js"
 import type { PasswordProviderConfig } from "../options.js"
 import { afterAnswer, field, passwordAdapter, passwordProvider, postedEmail } from "./common.js"
+import { FORGOT_PAGE } from "../pages.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 import { linkUrl } from "./urls.js"
 
 function forgotPage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; sent?: boolean; status?: number } = {}): ResponseInternal {
   return passwordPage(ctx, provider, {
-    template: "password-forgot",
+    template: FORGOT_PAGE,
     page: "forgotPassword",
     message: extra.sent ? undefined : "password.forgot.message",
     notice: extra.sent ? "password.forgot.sent" : undefined,

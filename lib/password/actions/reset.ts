@@ -20,13 +20,14 @@ import { endUserSessions } from "../../devices/revoke-user.js"
 import { sendSecurityNotice } from "../../notices/send.js"
 import { authorizeSignIn, completeSignIn } from "../../actions/callback/login.js"
 import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider, proveAddress, requiredField } from "./common.js"
+import { RESET_PAGE } from "../pages.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 import { audit, reasonOf } from "../../audit/emit.js"
 
 function resetPage(ctx: RequestContext, provider: PasswordProviderConfig, hidden: Record<string, string>, error?: unknown, status?: number): ResponseInternal {
   const linkDead = (error as { type?: string } | undefined)?.type === "PasswordLinkInvalid"
   return passwordPage(ctx, provider, {
-    template: "password-reset",
+    template: RESET_PAGE,
     page: "resetPassword",
     message: linkDead ? undefined : "password.reset.message",
     error,

@@ -17,12 +17,13 @@ import { acceptNewPassword } from "../policy.js"
 import type { PasswordProviderConfig } from "../options.js"
 import { randomUUID } from "../../crypto/random.js"
 import { afterAnswer, ensureLinked, field, passwordAdapter, passwordProvider, postedEmail, requiredField } from "./common.js"
+import { SIGNUP_PAGE } from "../pages.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 import { linkUrl } from "./urls.js"
 
 function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; notice?: boolean; status?: number } = {}): ResponseInternal {
   return passwordPage(ctx, provider, {
-    template: "password-signup",
+    template: SIGNUP_PAGE,
     page: "signUp",
     error: extra.error,
     notice: extra.notice ? "password.signup.sent" : undefined,

@@ -15,11 +15,12 @@ import { consumeLink } from "../links.js"
 import type { PasswordProviderConfig } from "../options.js"
 import { authorizeSignIn, completeSignIn } from "../../actions/callback/login.js"
 import { ensureLinked, passwordAccount, passwordAdapter, passwordProvider, proveAddress } from "./common.js"
+import { VERIFY_PAGE } from "../pages.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 
 function verifyPage(ctx: RequestContext, provider: PasswordProviderConfig, hidden: Record<string, string>, error?: unknown, status?: number): ResponseInternal {
   return passwordPage(ctx, provider, {
-    template: "password-verify",
+    template: VERIFY_PAGE,
     page: "verifyEmail",
     message: error ? undefined : "password.verify.message",
     error,

@@ -1,6 +1,6 @@
 /**
- * The password pages: one shared layout (views/partials/password-page.ejs) in each page's
- * template, in the request's language, or a redirect to the app's page from `pages.*`.
+ * The password pages: one shared layout (../views/partials/password-page.ejs) in each page's
+ * template (../pages.ts), in the request's language, or a redirect to the app's page from `pages.*`.
  */
 import { AuthError } from "../../errors.js"
 import type { ResponseInternal } from "../../types.js"
@@ -9,7 +9,7 @@ import { ensureCsrfToken } from "../../core/csrf.js"
 import type { PageName } from "../../core/pages-url.js"
 import { format, type MessageKey, type Messages } from "../../i18n/index.js"
 import { customPageRedirect, pageLocale, pageResponse } from "../../pages/page.js"
-import type { PageTemplate } from "../../pages/render.js"
+import type { CapabilityPage } from "../../pages/capability-page.js"
 import type { PasswordProviderConfig } from "../options.js"
 
 export interface PasswordField {
@@ -20,7 +20,7 @@ export interface PasswordField {
 }
 
 export interface PasswordPageInput {
-  template: Extract<PageTemplate, `password-${string}`>
+  template: CapabilityPage
   page: PageName
   message?: MessageKey
   /** A success text shown instead of the form (e.g. "check your email"). */
@@ -66,7 +66,7 @@ export function passwordPage(ctx: RequestContext, provider: PasswordProviderConf
   const chosen = pageLocale(ctx)
   const t = chosen.locale.messages
   const model = {
-    heading: t[`password.${input.template.slice("password-".length)}.heading` as MessageKey],
+    heading: t[input.template.title],
     message: input.message && t[input.message],
     notice: input.notice && t[input.notice],
     error: input.error === undefined ? undefined : errorText(t, input.error, provider),

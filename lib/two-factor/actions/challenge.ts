@@ -13,6 +13,7 @@ import { pageUrl } from "../../core/pages-url.js"
 import { bodyString } from "../../core/request.js"
 import { signinErrorText } from "../../pages/messages.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
+import { CHALLENGE_PAGE } from "../pages.js"
 import { currentPending, type PendingSignIn } from "../pending.js"
 import { verifySecondFactor } from "../verify.js"
 import { completePending } from "../../actions/callback/login.js"
@@ -32,7 +33,7 @@ async function challengePage(ctx: RequestContext, pending: PendingSignIn, error?
     error: error ? signinErrorText(chosen.locale.messages, error.type) : undefined,
   }
   const status = error instanceof RateLimited ? 429 : error ? 400 : 200
-  const page = pageResponse(ctx, "two-factor", chosen.locale.messages["twoFactor.heading"], model, status, chosen)
+  const page = pageResponse(ctx, CHALLENGE_PAGE, chosen.locale.messages["twoFactor.heading"], model, status, chosen)
   return error instanceof RateLimited ? { ...page, headers: { ...page.headers, "Retry-After": String(error.retryAfter) } } : page
 }
 

@@ -25,6 +25,7 @@ import { bodyString, queryParam } from "../../core/request.js"
 import { decode, encode } from "../../jwt/encode-decode.js"
 import { signinErrorText } from "../../pages/messages.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
+import { SETUP_PAGE } from "../pages.js"
 import { enforceRateLimit, forgiveIdentifier } from "../../rate-limit/limiter.js"
 import { PENDING_SECONDS, TOTP_PERIOD, TOTP_WINDOW } from "../options.js"
 import { hashRecoveryCode, newRecoveryCodes } from "../recovery-codes.js"
@@ -46,7 +47,7 @@ function render(ctx: RequestContext, model: Record<string, unknown>, error?: Aut
   const chosen = pageLocale(ctx)
   const full = { action: `${ctx.baseUrl}/two-factor/setup`, csrfToken: ensureCsrfToken(ctx), ...model, error: error ? signinErrorText(chosen.locale.messages, error.type) : undefined }
   const status = error instanceof RateLimited ? 429 : error ? 400 : 200
-  return pageResponse(ctx, "two-factor-setup", chosen.locale.messages["twoFactor.setup.heading"], full, status, chosen)
+  return pageResponse(ctx, SETUP_PAGE, chosen.locale.messages["twoFactor.setup.heading"], full, status, chosen)
 }
 
 /** The enrolment form for a new secret (or the same one again, after a wrong code). */
