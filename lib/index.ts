@@ -13,6 +13,7 @@ export { listSessions, revokeSession, revokeOtherSessions, revokeUserSessions, t
 export { unlinkAccount, deleteAccount } from "./account/helpers.js"
 export { getAccessToken, type GetAccessTokenOptions } from "./tokens/get-access-token.js"
 export { signInAction, signOutAction, type FormActionResult, type FormActionFailure } from "./express/form-actions.js"
+export { csrfToken } from "./express/csrf-token.js"
 export type { GatehouseRequest, GatehouseResponse, Middleware, NextFunction } from "./express/types.js"
 export * from "./errors.js"
 export type * from "./types.js"
