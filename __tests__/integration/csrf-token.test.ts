@@ -5,6 +5,7 @@
 import express, { type NextFunction, type Request, type Response } from "express"
 import { AuthError, authRouter, csrfToken } from "../../lib/index.js"
 import type { AuthConfig } from "../../lib/types.js"
+import { skipCSRFCheck } from "../../lib/core/symbols.js"
 import { findCookie, testConfig } from "../helpers/app.js"
 import { CSRF_COOKIE, agentFor, sessionValue } from "./support.js"
 
@@ -69,7 +70,6 @@ describe("csrfToken(req, res, config)", () => {
   })
 
   test("with CSRF protection off (skipCSRFCheck) there is no token: UnknownAction", async () => {
-    const { skipCSRFCheck } = await import("../../lib/core/symbols.js")
     const response = await agentFor(app({ ...testConfig(), skipCSRFCheck })).get("/login").expect(500)
     expect(response.body).toEqual({ thrown: "UnknownAction" })
   })
