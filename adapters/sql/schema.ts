@@ -128,9 +128,24 @@ function migrator(db: AnyDb, t: TableNames): Migrator {
 
 /** Brings the schema up to date; returns the names of the migrations it applied. */
 export async function migrateToLatest(db: AnyDb, t: TableNames): Promise<string[]> {
-  const { error, results } = await migrator(db, t).migrateToLatest()
-  if (error) throw error
-  return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName)
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator(db, t).migrateToLatest()
+    if (!error) return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName)
+    if (attempt >= INTROSPECTION_ATTEMPTS || !isTableDroppedMidQuery(error)) throw error
+  }
+}
+
+/**
+ * Kysely's PostgreSQL introspector reads every table of the database to learn whether the
+ * migration table exists, and fails with `undefined_table` when another client drops any table
+ * while that query runs (another app's migration, a test suite cleaning up). Nothing has been
+ * applied at that point and PostgreSQL runs each migration in a transaction, so trying again is
+ * safe; a migration that itself names a missing table fails the same way each time and is thrown.
+ */
+const INTROSPECTION_ATTEMPTS = 5
+
+function isTableDroppedMidQuery(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "42P01"
 }
 
 /** Applies migrations up to `name` only (tests: a database as an earlier version left it). */
