@@ -5,7 +5,8 @@
  * to a day), counted in the shared store (so a second process of the app, sharing the database and
  * the Redis store, refuses too), the owner
  * gets exactly one mail (real SMTP sink), and a correct code after the lock-out ends still signs in.
- * The limit is 2 wrong codes per 1 s here so that the growing lock-outs (1 s, 2 s, 4 s) pass quickly.
+ * The limit is 2 wrong codes per 3 s here so that the growing lock-outs (3 s, 6 s, 12 s) pass quickly,
+ * with room for a slow machine: two wrong codes and the refused third must fit in the first window.
  */
 import { afterEach, describe, expect, it, jest } from "@jest/globals"
 import request from "supertest"
@@ -32,7 +33,7 @@ async function config(smtp: SmtpSink, adapter: Adapter, store?: StateStore): Pro
   return baseConfig({
     adapter,
     providers: [...base.providers, Nodemailer({ server: smtp.url, from: "auth@example.test" })],
-    rateLimit: { enabled: true, twoFactor: { identifier: { limit: 2, window: 1 } } },
+    rateLimit: { enabled: true, twoFactor: { identifier: { limit: 2, window: 3 } } },
     ...(store && { store }),
   })
 }
