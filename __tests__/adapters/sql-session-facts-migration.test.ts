@@ -48,7 +48,8 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
     expect(found?.user.id).toBe("user-old")
     expect(found?.session.expires.getTime()).toBe(expires.getTime())
     expect(await adapter.listSessionsByUserId("user-old")).toEqual([
-      { sessionToken: token, userId: "user-old", expires, createdAt: null, lastSeenAt: null, userAgent: null, ip: null },
+      // The facts unknown: absent, as the Auth.js contract wrote the session.
+      { sessionToken: token, userId: "user-old", expires },
     ])
 
     const app = makeApp(testConfig({ adapter, session: { strategy: "database" } }))

@@ -54,9 +54,8 @@ describe("passkeys on the SQL adapter (SQLite)", () => {
       credentialDeviceType: "multiDevice",
       credentialBackedUp: true,
       transports: "internal,hybrid",
-      name: null,
+      // No name given and not used yet: left out, not null (Auth.js's toEqual, issue #26).
       createdAt: expect.any(Date),
-      lastUsedAt: null,
     })
     const token = findCookie(res, names().session)!.value!
     expect(await row("sessions", "session_token", token)).toMatchObject({ user_id: userId })

@@ -149,7 +149,12 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     async getSessionAndUser(sessionToken) {
       const session = store.sessions.get(sessionToken)
       const user = session && store.users.get(session.userId)
-      return session && user ? { session: copy(session), user: copy(user) } : null
+      if (!session || !user) return null
+      // As the SQL adapter: the Auth.js-facing shape, plus when the session started. The client's
+      // address and user agent stay with listSessionsByUserId: an Auth.js `session` callback that
+      // spreads this session must not send them to the browser (issue #26).
+      const { userAgent: _userAgent, ip: _ip, lastSeenAt: _lastSeenAt, ...shown } = copy(session)
+      return { session: shown, user: copy(user) }
     },
     async updateSession(update) {
       const current = store.sessions.get(update.sessionToken)

@@ -109,9 +109,9 @@ export function cookieSessionsMigration(kind: SqlKind, t: TableNames): Migration
         .addColumn("user_agent", type.text)
         .addColumn("ip", type.text)
         .addColumn("owner", type.key)
-        .addPrimaryKeyConstraint(`${t.cookieSessions}_pk`, ["user_id", "sid"])
+        .addPrimaryKeyConstraint(t.index.cookieSessionsPk, ["user_id", "sid"])
         .execute()
-      await db.schema.createIndex(`${t.cookieSessions}_expires_index`).on(t.cookieSessions).column("expires").execute()
+      await db.schema.createIndex(t.index.cookieSessionsExpires).on(t.cookieSessions).column("expires").execute()
       await db.schema
         .createTable(t.sessionRevocations)
         .addColumn("id", type.key, (c) => c.primaryKey())
@@ -121,9 +121,9 @@ export function cookieSessionsMigration(kind: SqlKind, t: TableNames): Migration
         .addColumn("created_at", type.instant, (c) => c.notNull())
         .addColumn("expires", type.instant, (c) => c.notNull())
         .execute()
-      await db.schema.createIndex(`${t.sessionRevocations}_created_at_index`).on(t.sessionRevocations).column("created_at").execute()
-      await db.schema.createIndex(`${t.sessionRevocations}_subject_index`).on(t.sessionRevocations).column("subject").execute()
-      await db.schema.createIndex(`${t.sessionRevocations}_expires_index`).on(t.sessionRevocations).column("expires").execute()
+      await db.schema.createIndex(t.index.revocationsCreatedAt).on(t.sessionRevocations).column("created_at").execute()
+      await db.schema.createIndex(t.index.revocationsSubject).on(t.sessionRevocations).column("subject").execute()
+      await db.schema.createIndex(t.index.revocationsExpires).on(t.sessionRevocations).column("expires").execute()
     },
     async down(db: AnyDb) {
       for (const table of [t.sessionRevocations, t.cookieSessions]) await db.schema.dropTable(table).ifExists().execute()

@@ -28,7 +28,9 @@ import {
   userColumns,
 } from "./rows.js"
 import { dropSchema, migrateToLatest } from "./schema.js"
-import { tableNames, type TableOptions } from "./tables.js"
+import { tableNames, type TableNames, type TableOptions } from "./tables.js"
+
+export { MAX_TABLE_PREFIX_LENGTH } from "./tables.js"
 import { twoFactorMethods } from "./two-factor.js"
 import { passwordMethods } from "./passwords.js"
 import { cookieSessionMethods } from "./cookie-sessions.js"
@@ -44,10 +46,9 @@ export interface SqlAdapterInstance extends Required<Omit<TransactionalAdapter, 
   close(): Promise<void>
 }
 
-function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): SqlAdapterInstance {
+function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInstance {
   const kind = kindOf(db)
   const codec = codecFor(kind)
-  const t = tableNames(options)
   const returning = kind !== "mysql"
   // Runs `work` in a transaction (or in the one this adapter is bound to).
   const atomically = <T>(work: (trx: AnyDb) => Promise<T>): Promise<T> => (inTransaction ? work(db) : db.transaction().execute(work))
@@ -250,7 +251,7 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
 
     async transaction(work) {
       if (inTransaction) return work(adapter)
-      return db.transaction().execute((trx) => work(build(trx, options, true)))
+      return db.transaction().execute((trx) => work(build(trx, t, true)))
     },
   }
   return adapter
@@ -258,18 +259,21 @@ function build(db: AnyDb, options: SqlAdapterOptions, inTransaction: boolean): S
 
 /** The adapter over `db`: a Kysely instance, or a connection URL (the pool is then yours to `close()`). */
 export function SqlAdapter(db: AnyDb | string, options: SqlAdapterOptions = {}): SqlAdapterInstance {
-  if (typeof db !== "string") return build(db, options, false)
+  // The prefix is checked before anything is opened: a name too long for an engine is refused here.
+  const t = tableNames(options)
+  if (typeof db !== "string") return build(db, t, false)
   const opened = openDatabase(db)
-  const adapter = build(opened, options, false)
+  const adapter = build(opened, t, false)
   return Object.assign(adapter, { close: () => opened.destroy() })
 }
 
 /** Creates or updates the tables. Returns the migrations applied (empty when up to date). */
 export async function migrate(db: AnyDb | string, options: SqlAdapterOptions = {}): Promise<string[]> {
-  if (typeof db !== "string") return migrateToLatest(db, tableNames(options))
+  const t = tableNames(options)
+  if (typeof db !== "string") return migrateToLatest(db, t)
   const opened = openDatabase(db)
   try {
-    return await migrateToLatest(opened, tableNames(options))
+    return await migrateToLatest(opened, t)
   } finally {
     await opened.destroy()
   }

@@ -78,15 +78,27 @@ export function toAccount(row: Row): AdapterAccount {
   return account
 }
 
+/** A date column as a Date, or undefined when NULL (or not selected). */
+function optionalDate(value: unknown, codec: Codec): Date | undefined {
+  return value === null || value === undefined ? undefined : codec.toDate(value)
+}
+
+/** Sets `key` on `record` only when `value` holds something: Auth.js compares records with toEqual. */
+function setWhenKnown<T extends object>(record: T, key: keyof T, value: unknown): void {
+  if (value !== null && value !== undefined) (record as Record<PropertyKey, unknown>)[key] = value
+}
+
+/**
+ * A session as the Auth.js contract wrote it: `sessionToken`, `userId`, `expires`, and Gatehouse's
+ * facts (migration 0002) only when they hold a value, so a session created through the contract
+ * reads back equal to what was written (issue #26).
+ */
 export function toSession(row: Row, codec: Codec): AdapterSession {
   const session: AdapterSession = { sessionToken: str(row.session_token), userId: str(row.user_id), expires: codec.toDate(row.expires) }
-  // The facts columns (migration 0002), when the query selected them.
-  if ("created_at" in row) {
-    session.createdAt = row.created_at === null ? null : codec.toDate(row.created_at)
-    session.lastSeenAt = row.last_seen_at === null || row.last_seen_at === undefined ? null : codec.toDate(row.last_seen_at)
-    session.userAgent = optionalStr(row.user_agent)
-    session.ip = optionalStr(row.ip)
-  }
+  setWhenKnown(session, "createdAt", optionalDate(row.created_at, codec))
+  setWhenKnown(session, "lastSeenAt", optionalDate(row.last_seen_at, codec))
+  setWhenKnown(session, "userAgent", optionalStr(row.user_agent))
+  setWhenKnown(session, "ip", optionalStr(row.ip))
   return session
 }
 
@@ -132,11 +144,10 @@ export function toAuthenticator(row: Row, codec: Codec): AdapterAuthenticator {
     credentialBackedUp: Boolean(Number(row.credential_backed_up)),
     transports: optionalStr(row.transports),
   }
-  // The details columns (migration 0005): null when unknown (passkeys registered before).
-  if ("name" in row) {
-    authenticator.name = optionalStr(row.name)
-    authenticator.createdAt = row.created_at === null || row.created_at === undefined ? null : codec.toDate(row.created_at)
-    authenticator.lastUsedAt = row.last_used_at === null || row.last_used_at === undefined ? null : codec.toDate(row.last_used_at)
-  }
+  // The details columns (migration 0005), only when known: passkeys registered through the Auth.js
+  // contract (or before the migration) read back as they were written.
+  setWhenKnown(authenticator, "name", optionalStr(row.name))
+  setWhenKnown(authenticator, "createdAt", optionalDate(row.created_at, codec))
+  setWhenKnown(authenticator, "lastUsedAt", optionalDate(row.last_used_at, codec))
   return authenticator
 }

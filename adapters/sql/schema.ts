@@ -37,9 +37,9 @@ function initial(kind: SqlKind, t: TableNames): Migration {
         .addColumn("id_token", type.text)
         .addColumn("session_state", type.text)
         .addColumn("authorization_details", type.text)
-        .addUniqueConstraint(`${t.accounts}_provider_account_unique`, ["provider", "provider_account_id"])
+        .addUniqueConstraint(t.index.accountsProviderUnique, ["provider", "provider_account_id"])
         .execute()
-      await db.schema.createIndex(`${t.accounts}_user_id_index`).on(t.accounts).column("user_id").execute()
+      await db.schema.createIndex(t.index.accountsUserId).on(t.accounts).column("user_id").execute()
       await db.schema
         .createTable(t.sessions)
         .addColumn("id", type.key, (c) => c.primaryKey())
@@ -47,13 +47,13 @@ function initial(kind: SqlKind, t: TableNames): Migration {
         .addColumn("user_id", type.key, (c) => c.notNull().references(`${t.users}.id`).onDelete("cascade"))
         .addColumn("expires", type.instant, (c) => c.notNull())
         .execute()
-      await db.schema.createIndex(`${t.sessions}_user_id_index`).on(t.sessions).column("user_id").execute()
+      await db.schema.createIndex(t.index.sessionsUserId).on(t.sessions).column("user_id").execute()
       await db.schema
         .createTable(t.verificationTokens)
         .addColumn("identifier", type.key, (c) => c.notNull())
         .addColumn("token", type.key, (c) => c.notNull())
         .addColumn("expires", type.instant, (c) => c.notNull())
-        .addPrimaryKeyConstraint(`${t.verificationTokens}_pk`, ["identifier", "token"])
+        .addPrimaryKeyConstraint(t.index.verificationTokensPk, ["identifier", "token"])
         .execute()
       await db.schema
         .createTable(t.authenticators)
@@ -66,7 +66,7 @@ function initial(kind: SqlKind, t: TableNames): Migration {
         .addColumn("credential_backed_up", type.boolean, (c) => c.notNull())
         .addColumn("transports", type.text)
         .execute()
-      await db.schema.createIndex(`${t.authenticators}_user_id_index`).on(t.authenticators).column("user_id").execute()
+      await db.schema.createIndex(t.index.authenticatorsUserId).on(t.authenticators).column("user_id").execute()
     },
     async down(db: AnyDb) {
       for (const table of [t.authenticators, t.verificationTokens, t.sessions, t.accounts, t.users]) {
@@ -107,7 +107,7 @@ function twoFactor(kind: SqlKind, t: TableNames): Migration {
         .addColumn("user_id", type.key, (c) => c.notNull().references(`${t.users}.id`).onDelete("cascade"))
         .addColumn("code_hash", type.key, (c) => c.notNull())
         .addColumn("used_at", type.instant)
-        .addPrimaryKeyConstraint(`${t.recoveryCodes}_pk`, ["user_id", "code_hash"])
+        .addPrimaryKeyConstraint(t.index.recoveryCodesPk, ["user_id", "code_hash"])
         .execute()
     },
     async down(db: AnyDb) {

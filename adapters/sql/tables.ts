@@ -1,4 +1,10 @@
-/** Table names: fixed, with an optional prefix so several apps (or test files) share a database. */
+/**
+ * Table names: fixed, with an optional prefix so several apps (or test files) share a database;
+ * and the names of the indexes and constraints the schema creates, built from them here so the
+ * prefix's length limit is computed from every name the schema writes (issue #26).
+ */
+import { InvalidOption } from "../../lib/errors.js"
+
 export interface TableNames {
   users: string
   accounts: string
@@ -12,17 +18,40 @@ export interface TableNames {
   sessionRevocations: string
   migrations: string
   migrationLock: string
+  /** The indexes and named constraints (schema.ts, cookie-sessions.ts). */
+  index: IndexNames
+}
+
+export interface IndexNames {
+  accountsProviderUnique: string
+  accountsUserId: string
+  sessionsUserId: string
+  verificationTokensPk: string
+  authenticatorsUserId: string
+  recoveryCodesPk: string
+  cookieSessionsPk: string
+  cookieSessionsExpires: string
+  revocationsCreatedAt: string
+  revocationsSubject: string
+  revocationsExpires: string
 }
 
 export interface TableOptions {
-  /** Put before every table name, e.g. `auth_` gives `auth_users`. Letters, digits and `_`. */
+  /**
+   * Put before every table name, e.g. `auth_` gives `auth_users`. Letters, digits and `_`, at most
+   * `MAX_TABLE_PREFIX_LENGTH` characters, so every name the schema creates fits every engine.
+   */
   tablePrefix?: string
 }
 
-export function tableNames(options: TableOptions = {}): TableNames {
-  const prefix = options.tablePrefix ?? ""
-  if (!/^[A-Za-z0-9_]{0,32}$/.test(prefix)) throw new TypeError(`tablePrefix must be up to 32 letters, digits or '_' (got ${JSON.stringify(prefix)})`)
-  return {
+/**
+ * The longest identifier every supported engine accepts as it is: PostgreSQL's 63 (it cuts longer
+ * names, so two indexes could end up with one name), MySQL and MariaDB refuse over 64.
+ */
+export const MAX_IDENTIFIER_LENGTH = 63
+
+function names(prefix: string): TableNames {
+  const table = {
     users: `${prefix}users`,
     accounts: `${prefix}accounts`,
     sessions: `${prefix}sessions`,
@@ -36,4 +65,46 @@ export function tableNames(options: TableOptions = {}): TableNames {
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }
+  const index: IndexNames = {
+    accountsProviderUnique: `${table.accounts}_provider_account_unique`,
+    accountsUserId: `${table.accounts}_user_id_index`,
+    sessionsUserId: `${table.sessions}_user_id_index`,
+    verificationTokensPk: `${table.verificationTokens}_pk`,
+    authenticatorsUserId: `${table.authenticators}_user_id_index`,
+    recoveryCodesPk: `${table.recoveryCodes}_pk`,
+    cookieSessionsPk: `${table.cookieSessions}_pk`,
+    cookieSessionsExpires: `${table.cookieSessions}_expires_index`,
+    revocationsCreatedAt: `${table.sessionRevocations}_created_at_index`,
+    revocationsSubject: `${table.sessionRevocations}_subject_index`,
+    revocationsExpires: `${table.sessionRevocations}_expires_index`,
+  }
+  return { ...table, index }
+}
+
+/** Every table, index and constraint name the schema creates with this prefix. */
+export function schemaIdentifiers(t: TableNames): string[] {
+  const { index, ...tables } = t
+  return [...Object.values(tables), ...Object.values(index)]
+}
+
+/** The longest name the schema creates without a prefix. */
+const LONGEST_NAME = schemaIdentifiers(names("")).reduce((longest, name) => (name.length > longest.length ? name : longest))
+
+/** The longest `tablePrefix` accepted: the longest name the schema creates must stay within `MAX_IDENTIFIER_LENGTH`. */
+export const MAX_TABLE_PREFIX_LENGTH = MAX_IDENTIFIER_LENGTH - LONGEST_NAME.length
+
+/** Checks the prefix (InvalidOption, before any database is touched) and returns every name. */
+export function tableNames(options: TableOptions = {}): TableNames {
+  const prefix = options.tablePrefix ?? ""
+  if (typeof prefix !== "string" || !/^[A-Za-z0-9_]*$/.test(prefix)) {
+    throw new InvalidOption(`tablePrefix must be letters, digits or '_' (got ${JSON.stringify(prefix)})`)
+  }
+  if (prefix.length > MAX_TABLE_PREFIX_LENGTH) {
+    throw new InvalidOption(
+      `tablePrefix must be at most ${MAX_TABLE_PREFIX_LENGTH} characters (got ${prefix.length}, ${JSON.stringify(prefix)}): ` +
+        `the longest name the schema creates, ${JSON.stringify(prefix + LONGEST_NAME)}, must fit the ${MAX_IDENTIFIER_LENGTH}-character identifier limit ` +
+        `of PostgreSQL (MySQL and MariaDB: 64)`,
+    )
+  }
+  return names(prefix)
 }
