@@ -13,7 +13,17 @@ export const WARNINGS = {
   "dev-secret-generated": "No secret is set; a random one was generated for this process, so sessions end when it restarts. Set AUTH_SECRET.",
   "env-url-basepath-redundant": "`basePath` repeats the path of AUTH_URL; one of them is enough.",
   "env-url-basepath-mismatch": "The path of AUTH_URL differs from `basePath`; AUTH_URL's path is ignored.",
-  "basepath-mount-mismatch": "authRouter is mounted at a path other than `basePath`; set `basePath` to the mount path so requireAuth and the pages link to it.",
+  "basepath-mount-mismatch":
+    "authRouter is mounted at a path other than `basePath`: without `basePath` the router's pages follow the mount path but requireAuth and the server-side helpers link to `basePath`; with it, links point where this router does not answer. Set `basePath` to the mount path, or mount the router at `basePath`.",
+  // What the diagnostics page finds in a request, logged once (lib/actions/diagnostics-watch.ts);
+  // the line adds this request's details and the fix.
+  "forwarded-not-trusted-by-express":
+    "Requests carry X-Forwarded-Proto or X-Forwarded-Host, but Express does not trust the proxy that sends them, so Gatehouse ignores them and builds URLs from the Host header and the connection.",
+  "forwarded-proto-ignored": "Requests arrive over HTTPS but AUTH_URL is http://: callback URLs are http:// and cookies lack Secure.",
+  "auth-url-origin-mismatch": "Requests arrive on an origin other than AUTH_URL's: redirects go to AUTH_URL's origin and sign-in does not stick on this one.",
+  "secure-cookies-over-http": "useSecureCookies is true but requests arrive over plain http: browsers drop the Secure session and CSRF cookies.",
+  "insecure-cookies-over-https": "useSecureCookies is false although requests arrive over HTTPS: the session cookie is sent without Secure.",
+  "forwarded-host-missing": "X-Forwarded-Proto is sent without X-Forwarded-Host and the Host header looks like the proxy's upstream: every URL Gatehouse writes points there.",
   "trusthost-without-url":
     "trustHost is on and AUTH_URL is not set: links Gatehouse writes (sign-in, callbacks, emails) follow the Host and X-Forwarded-Host headers. Only safe behind a proxy that overwrites them; set AUTH_URL to be sure.",
   "memory-adapter-production":

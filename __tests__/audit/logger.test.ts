@@ -43,11 +43,13 @@ afterEach(() => {
 })
 
 describe("a pino instance as the logger", () => {
-  it("gets each error as fields (type, component, requestId) with the message, from the request that caused it", async () => {
+  it("gets a wrong password as an info line of fields (type, component, requestId) with the message, from the request that caused it", async () => {
     const { seen, stream } = lines()
     const requestId = await wrongPassword(testConfig({ logger: pino({ level: "debug" }, stream) }))
     const line = seen.find((entry) => entry.type === "CredentialsSignin")
-    expect(line).toMatchObject({ level: 50, component: "gatehouse", type: "CredentialsSignin", requestId })
+    // Ordinary traffic, not a failure (issue #26): info, never error.
+    expect(line).toMatchObject({ level: 30, component: "gatehouse", type: "CredentialsSignin", code: "credentials", requestId })
+    expect(seen.filter((entry) => (entry.level as number) >= 50)).toEqual([])
     expect(typeof line!.msg).toBe("string")
     // An expected refusal: no stack.
     expect(line!.err).toBeUndefined()
@@ -96,11 +98,12 @@ describe("a winston instance as the logger", () => {
     return winston.createLogger({ level, format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] })
   }
 
-  it("gets each error as `message` plus fields (type, component, requestId)", async () => {
+  it("gets a wrong password as an info `message` plus fields (type, component, requestId)", async () => {
     const { seen, stream } = lines()
     const requestId = await wrongPassword(testConfig({ logger: winstonTo(stream) }))
     const line = seen.find((entry) => entry.type === "CredentialsSignin")
-    expect(line).toMatchObject({ level: "error", component: "gatehouse", type: "CredentialsSignin", requestId })
+    expect(line).toMatchObject({ level: "info", component: "gatehouse", type: "CredentialsSignin", requestId })
+    expect(seen.filter((entry) => entry.level === "error")).toEqual([])
     expect(typeof line!.message).toBe("string")
     expect(JSON.stringify(seen)).not.toContain("wrong-password-55")
   })
@@ -127,18 +130,18 @@ describe("the other logger shapes", () => {
   it("the console logger names the request when requests are tracked (logLevel verbose)", async () => {
     const error = jest.spyOn(console, "error").mockImplementation(() => undefined)
     jest.spyOn(console, "debug").mockImplementation(() => undefined)
-    const requestId = await wrongPassword(testConfig({ logLevel: "verbose" }))
+    const requestId = await wrongPassword(testConfig({ providers: [brokenAuthorize()], logLevel: "verbose" }))
     const first = String(error.mock.calls[0]![0])
-    expect(first.startsWith("[gatehouse][error] CredentialsSignin: ")).toBe(true)
+    expect(first.startsWith("[gatehouse][error] CallbackRouteError: ")).toBe(true)
     expect(first.endsWith(` (request ${requestId})`)).toBe(true)
   })
 
   it("an object of functions still receives exactly what it did before (the error alone)", async () => {
     const error = jest.fn<(error: Error) => void>()
-    await wrongPassword(testConfig({ logger: { error } }))
+    await wrongPassword(testConfig({ providers: [brokenAuthorize()], logger: { error } }))
     expect(error).toHaveBeenCalledTimes(1)
     expect(error.mock.calls[0]).toHaveLength(1)
-    expect(error.mock.calls[0]![0]).toMatchObject({ type: "CredentialsSignin" })
+    expect(error.mock.calls[0]![0]).toMatchObject({ type: "CallbackRouteError" })
   })
 
   it("anything else is refused at start-up", () => {

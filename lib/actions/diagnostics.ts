@@ -10,69 +10,19 @@ import type { CookieOptions, ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import { cookieSet } from "../core/context.js"
 import { json } from "../core/response.js"
-import { siteOf, type SiteHints } from "../core/site.js"
 import { redirectProxyUrl, redirectUri } from "../providers/oauth/authorization.js"
 import type { OAuthProviderConfig } from "../providers/types.js"
 import { diagnosticsPage } from "../pages/diagnostics.js"
 import { findProblems, type DiagnosticsProblem } from "./diagnostics-problems.js"
+import { MAX_SHOWN, requestFacts } from "./diagnostics-facts.js"
 import { accountDiagnostics, type DiagnosticsAccount } from "./diagnostics-account.js"
 import type { DiagnosticsCookie, DiagnosticsProvider, DiagnosticsReport } from "./diagnostics-report.js"
 
 export type { DiagnosticsAccount, DiagnosticsCookie, DiagnosticsProblem, DiagnosticsProvider, DiagnosticsReport }
 
-/** The parts of an Express (or Connect, or web) request this page reads; all optional. */
-interface SourceLike {
-  socket?: { encrypted?: boolean; remoteAddress?: string }
-  baseUrl?: unknown
-  protocol?: unknown
-  app?: { get?: (name: string) => unknown }
-  url?: unknown
-}
-
-const MAX_SHOWN = 200
-
 /** A header value as shown: first 200 characters, or null when absent. */
 function shown(value: string | undefined): string | null {
   return value === undefined ? null : value.slice(0, MAX_SHOWN)
-}
-
-const firstItem = (value: string | undefined) => value?.split(",")[0]?.trim() || undefined
-
-function describeTrustProxy(setting: unknown): string {
-  if (setting === undefined || setting === false) return "false (not set)"
-  if (setting === true) return "true (every proxy)"
-  if (typeof setting === "number") return `${setting} (hop${setting === 1 ? "" : "s"})`
-  if (typeof setting === "string") return JSON.stringify(setting.slice(0, MAX_SHOWN))
-  if (Array.isArray(setting)) return JSON.stringify(setting.map(String)).slice(0, MAX_SHOWN)
-  return typeof setting === "function" ? "a function" : "set"
-}
-
-/** Express's view of the proxy: its `trust proxy` setting, whether it trusts this peer, req.protocol. */
-function expressView(source: SourceLike): DiagnosticsReport["request"]["express"] {
-  const get = source.app?.get
-  if (typeof get !== "function") return null
-  const setting = get.call(source.app, "trust proxy")
-  const trust = get.call(source.app, "trust proxy fn")
-  let trustsPeer: boolean | null = null
-  if (typeof trust === "function") {
-    try {
-      trustsPeer = Boolean((trust as (address: string | undefined, hop: number) => unknown)(source.socket?.remoteAddress, 0))
-    } catch {
-      trustsPeer = null
-    }
-  }
-  let protocol: string | null
-  try {
-    protocol = typeof source.protocol === "string" ? source.protocol : null
-  } catch {
-    protocol = null
-  }
-  return { trustProxy: describeTrustProxy(setting), trustsPeer, protocol }
-}
-
-function socketTlsOf(source: SourceLike): boolean {
-  if (typeof Request !== "undefined" && source instanceof Request) return new URL(source.url).protocol === "https:"
-  return Boolean(source.socket?.encrypted)
 }
 
 function cookieOptions(options: CookieOptions): Record<string, string | number | boolean> {
@@ -89,69 +39,14 @@ function shownUrl(url: URL): string {
   return `${url.origin}${url.pathname}`.slice(0, MAX_SHOWN)
 }
 
-const TRUST_HOST_SOURCES: Record<string, string> = {
-  option: "the trustHost option",
-  AUTH_TRUST_HOST: "AUTH_TRUST_HOST",
-  AUTH_URL: "AUTH_URL being set",
-  platform: "a hosting platform that sets the host (VERCEL, CF_PAGES)",
-  development: "NODE_ENV not being production (development default)",
-  default: "the production default",
-}
-
-
 export function diagnosticsReport(ctx: RequestContext): DiagnosticsReport {
   const { config, request } = ctx
-  const source = (request.source ?? {}) as SourceLike
-  const socketTls = socketTlsOf(source)
-  const express = expressView(source)
-  // The actions read X-Forwarded-* only from a hop Express trusts; the page shows the same.
-  const hints: SiteHints = { protocol: socketTls ? "https" : "http", header: request.header, trustForwarded: () => request.trustForwarded?.() === true }
-  let seenOrigin: string | null
-  try {
-    seenOrigin = siteOf(undefined, hints).origin
-  } catch {
-    seenOrigin = null
-  }
-  const host = request.header("host")
-  const forwardedProto = request.header("x-forwarded-proto")
-  const forwardedHost = request.header("x-forwarded-host")
-  const fwdProto = firstItem(forwardedProto)?.toLowerCase()
-  const fwdHost = firstItem(forwardedHost)
-  const authUrl = config.authUrl
-  const forwardedSent = !authUrl && Boolean(fwdProto || fwdHost)
-  const forwardedUsed = forwardedSent && request.trustForwarded?.() === true
+  const facts = requestFacts(ctx)
+  const { socketTls, express, seenOrigin, host, forwardedProto, forwardedHost, authUrl, forwardedUsed, mountPath, basePathSource, trustSource } = facts
   const scheme = request.secure ? "https" : "http"
-  const mountPath = typeof source.baseUrl === "string" && source.baseUrl ? source.baseUrl : null
-  const authUrlPath = authUrl?.pathname.replace(/\/+$/, "") || undefined
-  const basePathSource: DiagnosticsReport["basePath"]["source"] = !config.basePathExplicit
-    ? mountPath && mountPath !== config.basePath && request.basePath === mountPath
-      ? "mount path"
-      : "default"
-    : authUrlPath === config.basePath
-      ? "AUTH_URL path"
-      : "basePath or AUTH_URL path"
-  const suggestedUrl = `${seenOrigin ?? request.origin}${request.basePath === "/" ? "" : request.basePath}`
-  const trustSource = TRUST_HOST_SOURCES[config.trustHostSource] ?? config.trustHostSource
   const cookies = cookieSet(config, request.secure)
   const effectiveSecure = config.useSecureCookies ?? request.secure
-
-  const problems = findProblems({
-    config,
-    request,
-    host,
-    fwdProto,
-    fwdHost,
-    authUrl,
-    authUrlPath,
-    seenOrigin,
-    express,
-    forwardedUsed,
-    forwardedSent,
-    mountPath,
-    basePathSource,
-    suggestedUrl,
-    trustSource,
-  })
+  const problems = findProblems(facts)
 
   const baseUrlHow = authUrl
     ? `AUTH_URL (${shownUrl(authUrl)}): Host and X-Forwarded-* headers are ignored for URLs and cookie names.`

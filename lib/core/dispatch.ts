@@ -9,6 +9,7 @@ import type { Provider } from "../providers/types.js"
 import { callback } from "../actions/callback/index.js"
 import { csrf } from "../actions/csrf.js"
 import { diagnostics } from "../actions/diagnostics.js"
+import { watchDiagnostics } from "../actions/diagnostics-watch.js"
 import { errorPage } from "../actions/error.js"
 import { providers } from "../actions/providers.js"
 import { getSessionAction, updateSessionAction } from "../actions/session.js"
@@ -128,6 +129,8 @@ export function dispatch(request: InternalRequest, config: ResolvedConfig, optio
 
 async function run(request: InternalRequest, config: ResolvedConfig, options?: DispatchOptions, trace?: ActionTrace): Promise<ResponseInternal> {
   const ctx = createContext(config, request)
+  // What the diagnostics page would find, logged once per configuration (issue #26).
+  watchDiagnostics(ctx)
   if (trace) trace.sessionCookie = ctx.cookies.sessionToken.name
   let response: ResponseInternal
   try {

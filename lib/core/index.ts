@@ -13,9 +13,11 @@ import { publicError } from "./error-outcome.js"
 import { createLogger } from "./logger.js"
 import { publicMessage } from "./error-messages.js"
 import { json } from "./response.js"
+import { logUnresolvedError } from "./log-kinds.js"
 import { siteOf, TRUSTED } from "./site.js"
 import { requestedAsset, toInternalRequest, toWebResponse } from "./web.js"
 import { assetResponse } from "../pages/assets.js"
+import { answersNotFoundPage, notFoundPage } from "../pages/not-found.js"
 import { raw } from "./symbols.js"
 
 export { customFetch, raw, skipCSRFCheck } from "./symbols.js"
@@ -25,6 +27,8 @@ export type { EnvObject }
 
 /** Logs an error for a configuration that could not be resolved (so has no logger of its own). */
 function logUnresolved(config: unknown, error: unknown): void {
+  // A configuration state (MissingSecret...) once per process, without a stack.
+  if (!logUnresolvedError(error)) return
   const user = config && typeof config === "object" ? (config as AuthConfig) : undefined
   const logger = createLogger(user?.logLevel ?? "error", user?.logger)
   logger.error(error instanceof Error ? error : new AuthError(String(error)))
@@ -60,7 +64,11 @@ export async function Auth(request: Request, input: AuthConfigInput): Promise<Re
     // Raised before an action ran (unknown path, malformed host) or, with `raw`, by the action.
     if (config.raw && error instanceof AuthError && publicError(error).page !== undefined) throw error
     config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
-    response = errorResponse(error)
+    // A browser that asked for no action sees the themed 404 page (issue #26); API clients get JSON.
+    const header = (name: string) => request.headers.get(name) ?? undefined
+    response = answersNotFoundPage(publicError(error).type, header("accept"))
+      ? notFoundPage({ config, request: { header } }, config.pages.signIn ?? `${config.basePath === "/" ? "" : config.basePath}/signin`)
+      : errorResponse(error)
   }
   return config.raw ? response : toWebResponse(response)
 }

@@ -8,6 +8,7 @@
 import { AuthError } from "../errors.js"
 import { currentScope } from "./request-scope.js"
 import { WARNINGS, type WarningCode } from "../warnings.js"
+import { firstTimeSeen, isConfigurationState, isOrdinaryRefusal } from "./log-kinds.js"
 import { EXPECTED_ERRORS, isStructuredLogger, structuredLogger, type StructuredLoggerInstance } from "./structured-logger.js"
 
 export type LogLevel = "error" | "warn" | "verbose" | "silent"
@@ -15,7 +16,8 @@ export const LOG_LEVELS: readonly LogLevel[] = ["silent", "error", "warn", "verb
 
 export interface LoggerInstance {
   error(error: Error): void
-  warn(code: WarningCode): void
+  /** `detail`: what this occurrence is about (the paths, the request's headers) and its fix, when known. */
+  warn(code: WarningCode, detail?: string): void
   debug(message: string, metadata?: unknown): void
 }
 
@@ -32,7 +34,7 @@ function requestSuffix(): string {
 function consoleError(error: Error): void {
   const name = error instanceof AuthError ? error.type : error.name
   console.error(`${PREFIX}[error] ${name}: ${error.message}${requestSuffix()}`)
-  const expected = error instanceof AuthError && EXPECTED.has(error.type)
+  const expected = error instanceof AuthError && (EXPECTED.has(error.type) || isConfigurationState(error))
   const cause = (error as { cause?: unknown }).cause
   if (cause && typeof cause === "object" && "err" in cause && cause.err instanceof Error) {
     const { err, ...details } = cause as { err: Error } & Record<string, unknown>
@@ -52,8 +54,16 @@ function safeJson(value: unknown): string {
   }
 }
 
-function consoleWarn(code: WarningCode): void {
-  console.warn(`${PREFIX}[warning][${code}] ${WARNINGS[code] ?? ""}${requestSuffix()}`)
+function consoleWarn(code: WarningCode, detail?: string): void {
+  console.warn(`${PREFIX}[warning][${code}] ${WARNINGS[code] ?? ""}${detail ? ` ${detail}` : ""}${requestSuffix()}`)
+}
+
+/** An ordinary refusal at debug level: its type, code and message, never a stack. */
+function refusalAsDebug(debug: (message: string, metadata?: unknown) => void) {
+  return (error: Error) => {
+    const code = (error as { code?: unknown }).code
+    debug(`${error instanceof AuthError ? error.type : error.name}: ${error.message}`, typeof code === "string" ? { code } : undefined)
+  }
 }
 
 function consoleDebug(message: string, metadata?: unknown): void {
@@ -78,19 +88,30 @@ export function createLogger(level: LogLevel, given: Partial<LoggerInstance> | S
         // A broken custom logger is not worth failing a request for.
       }
     }
+  const error = guard(user?.error ?? (rank >= 1 ? consoleError : noop))
+  const debug = guard(user?.debug ?? (rank >= 3 ? consoleDebug : noop))
+  // A structured logger writes a refusal at info level; the others at debug (verbose).
+  const refusal = guard(isStructuredLogger(given) ? (user as ReturnType<typeof structuredLogger>).refusal : refusalAsDebug(debug))
+  // Configuration states already logged by this logger (so this configuration): once each.
+  const states = new Set<string>()
   return {
-    error: guard(user?.error ?? (rank >= 1 ? consoleError : noop)),
+    error: (failure: Error) => {
+      if (isOrdinaryRefusal(failure)) return refusal(failure)
+      if (isConfigurationState(failure) && !firstTimeSeen(states, failure)) return
+      error(failure)
+    },
     warn: guard(user?.warn ?? (rank >= 2 ? consoleWarn : noop)),
-    debug: guard(user?.debug ?? (rank >= 3 ? consoleDebug : noop)),
+    debug,
   }
 }
 
-/** Warn once per logger for each code. */
-export function createWarnOnce(logger: LoggerInstance): (code: WarningCode) => void {
+/** Warn once per logger for each code; `detail` (the first occurrence's) goes with it. */
+export function createWarnOnce(logger: LoggerInstance): (code: WarningCode, detail?: string) => void {
   const seen = new Set<WarningCode>()
-  return (code) => {
+  return (code, detail) => {
     if (seen.has(code)) return
     seen.add(code)
-    logger.warn(code)
+    if (detail === undefined) logger.warn(code)
+    else logger.warn(code, detail)
   }
 }

@@ -7,6 +7,7 @@
 import { AuthError } from "../errors.js"
 import { currentScope } from "./request-scope.js"
 import { WARNINGS, type WarningCode } from "../warnings.js"
+import { CONFIGURATION_STATES } from "./log-kinds.js"
 
 /**
  * What Gatehouse needs of a structured logger (pino and winston both have these). The methods are
@@ -20,7 +21,7 @@ export interface StructuredLoggerInstance {
   info(message: string): unknown
 }
 
-type Emit = (level: "error" | "warn" | "debug", fields: Record<string, unknown>, message: string) => void
+type Emit = (level: "error" | "warn" | "info" | "debug", fields: Record<string, unknown>, message: string) => void
 
 /**
  * Expected outcomes (a bad token, method or body; wrong credentials; a refused sign-in) are
@@ -69,7 +70,7 @@ function errorFields(error: Error, pino: boolean): Record<string, unknown> {
   } else if (cause !== undefined) {
     fields.details = cause
   }
-  if (!(error instanceof AuthError && EXPECTED_ERRORS.has(error.type))) {
+  if (!(error instanceof AuthError && (EXPECTED_ERRORS.has(error.type) || CONFIGURATION_STATES.has(error.type)))) {
     if (pino) fields.err = error
     else fields.stack = error.stack
   }
@@ -90,7 +91,15 @@ export function structuredLogger(logger: StructuredLoggerInstance) {
     : (level, fields, message) => void target[level]!.call(logger, message, fields)
   return {
     error: (error: Error) => emit("error", withRequest({ component: "gatehouse", ...errorFields(error, pino) }), error.message),
-    warn: (code: WarningCode) => emit("warn", withRequest({ component: "gatehouse", code }), WARNINGS[code] ?? code),
+    // An ordinary refusal (a wrong password): info, with its type and code, never error (lib/core/log-kinds.ts).
+    refusal: (error: Error) => {
+      const fields: Record<string, unknown> = { component: "gatehouse", type: error instanceof AuthError ? error.type : error.name }
+      const code = (error as { code?: unknown }).code
+      if (typeof code === "string") fields.code = code
+      emit("info", withRequest(fields), error.message)
+    },
+    warn: (code: WarningCode, detail?: string) =>
+      emit("warn", withRequest({ component: "gatehouse", code, ...(detail !== undefined && { detail }) }), detail ? `${WARNINGS[code] ?? code} ${detail}` : (WARNINGS[code] ?? code)),
     debug: (message: string, metadata?: unknown) => {
       const fields: Record<string, unknown> = { component: "gatehouse" }
       if (metadata !== undefined) {

@@ -1,7 +1,9 @@
 /**
  * `authRouter(config)`: every action under the mount path (`app.use("/auth", authRouter(config))`),
  * or under `basePath` when mounted at the root. Links it writes use `basePath` when configured
- * (or AUTH_URL's path, for apps behind a path-stripping proxy), else the mount path.
+ * (or AUTH_URL's path, for apps behind a path-stripping proxy), else the mount path. A mount path
+ * other than `basePath` is logged once as `basepath-mount-mismatch` with both paths, by the check
+ * every dispatch runs on the first request of its kind (lib/actions/diagnostics-watch.ts).
  */
 import { UnknownAction } from "../errors.js"
 import type { AuthConfigInput } from "../types.js"
@@ -11,11 +13,13 @@ import { assetResponse } from "../pages/assets.js"
 import { dispatch } from "../core/dispatch.js"
 import { publicError } from "../core/error-outcome.js"
 import { createLogger } from "../core/logger.js"
+import { logUnresolvedError } from "../core/log-kinds.js"
 import { json } from "../core/response.js"
 import { publicMessage } from "../core/error-messages.js"
 import { configSource } from "./config.js"
-import { originalUrlOf, splitUrl, toInternalRequest } from "./request.js"
+import { headerOf, originalUrlOf, splitUrl, toInternalRequest } from "./request.js"
 import { writeResponse } from "./respond.js"
+import { answersNotFoundPage, notFoundPage } from "../pages/not-found.js"
 import type { GatehouseRequest, GatehouseResponse, Middleware, NextFunction } from "./types.js"
 
 /** Where the router is mounted: Express's `baseUrl`, or what Connect stripped from `req.url`. */
@@ -33,9 +37,13 @@ function actionPath(fullPath: string, routingBase: string): string | undefined {
   return rest.startsWith("/") && rest !== "/" ? rest : undefined
 }
 
-function answerOutsideAction(res: GatehouseResponse, config: ResolvedConfig | undefined, error: unknown): void {
+function answerOutsideAction(res: GatehouseResponse, config: ResolvedConfig | undefined, error: unknown, page?: { req: GatehouseRequest; base: string }): void {
   config?.logger.error(error instanceof Error ? error : new Error(String(error)))
   const shown = publicError(error)
+  // A browser that asked for no action sees the themed 404 page (issue #26); API clients get JSON.
+  if (config && page && answersNotFoundPage(shown.type, page.req.headers.accept)) {
+    return writeResponse(res, notFoundPage({ config, request: { header: headerOf(page.req) } }, config.pages.signIn ?? `${page.base === "/" ? "" : page.base}/signin`))
+  }
   const [type, status] = shown.page === undefined ? [shown.type, shown.status] : ["Configuration", 500]
   writeResponse(res, json({ error: { type, message: publicMessage(type) } }, status))
 }
@@ -49,14 +57,14 @@ export function authRouter(config: AuthConfigInput): Middleware {
       resolved = await getConfig(req)
     } catch (error) {
       // A lazy configuration that fails: logged in full, answered as Configuration.
-      createLogger("error", undefined).error(error instanceof Error ? error : new Error(String(error)))
+      // A configuration state (MissingSecret...) once per process, without a stack.
+      if (logUnresolvedError(error)) createLogger("error", undefined).error(error instanceof Error ? error : new Error(String(error)))
       return answerOutsideAction(res, undefined, error)
     }
     const fullPath = splitUrl(originalUrlOf(req)).path
     const mount = mountPath(req, fullPath)
     const rest = actionPath(fullPath, mount || resolved.basePath)
     if (rest === undefined) return next()
-    if (mount && mount !== resolved.basePath && !resolved.basePathExplicit) resolved.warnOnce("basepath-mount-mismatch")
     try {
       const asset = req.method === "GET" || req.method === "HEAD" ? parseAssetPath(rest) : undefined
       const served = asset ? assetResponse(asset) : undefined
@@ -68,7 +76,7 @@ export function authRouter(config: AuthConfigInput): Middleware {
       writeResponse(res, await dispatch(request, resolved))
     } catch (error) {
       // Only errors raised before an action ran reach here (unknown path, malformed host).
-      answerOutsideAction(res, resolved, error)
+      answerOutsideAction(res, resolved, error, { req, base: resolved.basePathExplicit ? resolved.basePath : mount || resolved.basePath })
     }
   }
 

@@ -31,6 +31,28 @@ function isHttpUrl(value: unknown): boolean {
   }
 }
 
+/** The token endpoint authentication methods that send the client secret (or sign with it). */
+const SECRET_METHODS = new Set(["client_secret_basic", "client_secret_post", "client_secret_jwt"])
+
+/**
+ * A provider that authenticates at its token endpoint with the client secret needs one: without
+ * it every sign-in would fail at the provider's token endpoint, after the user consented. A
+ * provider with no method set and no secret is a public client (PKCE, method `none`): allowed.
+ */
+function assertClientSecret(provider: OAuthProviderConfig, path: string): void {
+  const method = provider.client?.token_endpoint_auth_method
+  if (method === "private_key_jwt" && !provider.privateKey) {
+    throw new InvalidOption(`${path}.privateKey is required: the provider authenticates at its token endpoint with private_key_jwt`)
+  }
+  if (typeof method !== "string" || !SECRET_METHODS.has(method)) return
+  if (typeof provider.clientSecret === "string" && provider.clientSecret) return
+  throw new InvalidOption(
+    `${path}.clientSecret is required: the provider authenticates at its token endpoint with ${method}, which sends the client secret; ` +
+      `set clientSecret, or ${providerEnvName(provider.id, "SECRET")} (got ${show(provider.clientSecret)}). ` +
+      `A public client registered for PKCE only sets client: { token_endpoint_auth_method: "none" }.`,
+  )
+}
+
 function completeOAuth(provider: OAuthProviderConfig, index: number, env: EnvObject): OAuthProviderConfig {
   const path = `providers[${index}] ("${provider.id}")`
   const filled = { ...provider }
@@ -40,6 +62,7 @@ function completeOAuth(provider: OAuthProviderConfig, index: number, env: EnvObj
   if (typeof filled.clientId !== "string" || !filled.clientId) {
     throw new InvalidOption(`${path}.clientId is required: set it, or ${providerEnvName(provider.id, "ID")} (got ${show(filled.clientId)})`)
   }
+  assertClientSecret(filled, path)
   for (const key of ["issuer", "wellKnown", "redirectProxyUrl"] as const) {
     if (filled[key] !== undefined && !isHttpUrl(filled[key])) throw new InvalidEndpoints(`${path}.${key} must be an http(s) URL (got ${show(filled[key])})`)
   }

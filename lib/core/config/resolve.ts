@@ -18,6 +18,7 @@ import { resolveCookies } from "./cookies.js"
 import { DEFAULT_BASE_PATH, DEFAULT_LOG_LEVEL, DEFAULT_RECENT_SIGN_IN, DEFAULT_SESSION_MAX_AGE, DEFAULT_UPDATE_AGE } from "./defaults.js"
 import { defaultTrustHost, envBasePath, readEnv, type EnvObject } from "./env.js"
 import { resolveProviders } from "./providers.js"
+import { assertSecretStrength, HOW_TO_MAKE_A_SECRET } from "./secret-strength.js"
 import { randomHex } from "../../crypto/random.js"
 import {
   assertAdapter,
@@ -96,11 +97,13 @@ function build(config: object, env: EnvObject): ResolvedConfig {
   assertFunctions("callbacks", config.callbacks, CALLBACK_NAMES)
   assertFunctions("events", config.events, EVENT_NAMES)
 
-  const secrets = [...(assertSecrets(config.secret) ?? settings.secrets)]
+  const optionSecrets = assertSecrets(config.secret)
+  const secrets = [...(optionSecrets ?? settings.secrets)]
+  assertSecretStrength(secrets, optionSecrets !== undefined, settings.production)
   const generatedSecret = !secrets.length
   if (!secrets.length) {
     if (settings.production) {
-      throw new MissingSecretError("No secret is set. Set AUTH_SECRET (for example `openssl rand -base64 33`) or the `secret` option.")
+      throw new MissingSecretError(`No secret is set. Set AUTH_SECRET (make one with ${HOW_TO_MAKE_A_SECRET}) or the \`secret\` option.`)
     }
     developmentSecret ??= randomHex(32)
     secrets.push(developmentSecret)

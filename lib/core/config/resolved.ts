@@ -80,7 +80,7 @@ export interface ResolvedConfig extends CapabilityConfig {
   readonly skipCSRFCheck: boolean
   readonly redirectProxyUrl?: string
   readonly logger: LoggerInstance
-  readonly warnOnce: (code: WarningCode) => void
+  readonly warnOnce: (code: WarningCode, detail?: string) => void
   readonly experimental: Readonly<Record<string, unknown>>
   readonly raw: boolean
   /** A WebAuthn provider is configured: the session callback can list the user's passkeys. */

@@ -186,7 +186,7 @@ export const CSS_COLOR = /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|[a-z]{3,30}
 export function assertTheme(theme: unknown): Theme {
   if (theme === undefined) return {}
   if (!isPlainObject(theme)) invalid("theme", "must be an object", theme)
-  const { colorScheme, brandColor, buttonText, logo } = theme
+  const { colorScheme, brandColor, buttonText, logo, appName } = theme
   if (colorScheme !== undefined && !["auto", "dark", "light"].includes(colorScheme as string)) {
     invalid("theme.colorScheme", 'must be "auto", "dark" or "light"', colorScheme)
   }
@@ -197,6 +197,9 @@ export function assertTheme(theme: unknown): Theme {
   }
   if (logo !== undefined && (typeof logo !== "string" || !isSafeUrlOrPath(logo))) {
     invalid("theme.logo", "must be an http(s) URL or a path starting with '/'", logo)
+  }
+  if (appName !== undefined && (typeof appName !== "string" || !appName.trim() || appName.length > 100)) {
+    invalid("theme.appName", "must be a name of 1 to 100 characters", appName)
   }
   return theme as Theme
 }
