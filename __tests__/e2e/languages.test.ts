@@ -7,16 +7,13 @@
  * an `en-US` context gets English. Every page is clean: no console error, no CSP violation.
  */
 import type { Browser, Page, Response } from "playwright-core"
-import { format } from "../../lib/i18n/catalogs.js"
 import { de } from "../../lib/i18n/de.js"
 import { en, type CoreMessages } from "../../lib/i18n/en.js"
 import { ja } from "../../lib/i18n/ja.js"
 import { isFaviconNoise, isStatusLineFor, launchBrowser, openPage, signInWithoutForm, startExample, type ExampleServer, type Watched } from "./harness.js"
 
-/** The example's providers, as it names them: their names are shown as written, in every language. */
+/** The example's credentials provider, as it names it: no longer on its (lone) form's button (issue #26). */
 const CREDENTIALS = "username and password"
-const PASSKEY = "Passkey"
-const EMAIL = "Email"
 const SESSION_COOKIE = "authjs.session-token"
 
 let server: ExampleServer
@@ -86,17 +83,15 @@ describe.each(LANGUAGES)("a browser in $locale gets the built-in pages in $name"
     expect(await language(page, signin)).toEqual({ lang: tag, contentLanguage: tag, varies: true })
     expect(await page.title()).toBe(t["signin.heading"])
     expect(await heading(page)).toBe(t["signin.heading"])
-    expect(await page.getByRole("button").allInnerTexts()).toEqual([
-      format(t["signin.with"], { provider: PASSKEY }),
-      t["signin.passkey.create.emailButton"],
-      format(t["signin.with"], { provider: EMAIL }),
-      format(t["signin.with"], { provider: CREDENTIALS }),
-    ])
-    // Issue #12: each address field says what it is for, translated (the passkey create section's
-    // and the magic link's); the labels the app gave its credentials fields stay as written.
-    expect(await page.getByLabel(t["signin.passkey.emailLabel"], { exact: true }).count()).toBe(1)
-    expect(await page.getByLabel(t["signin.email.label"], { exact: true }).count()).toBe(1)
-    await page.getByLabel("Username", { exact: true }).waitFor()
+    // Step one (issue #26): one field, Continue, the passkey (its built-in name translated).
+    expect(await page.getByRole("button").allInnerTexts()).toEqual([t["signin.continue"], t["signin.passkey.button"]])
+    expect(await page.getByLabel(t["signin.identifier.either"], { exact: true }).count()).toBe(1)
+    // Step two for an address: every button and label in the language, none of "Mit username and password anmelden".
+    await page.getByLabel(t["signin.identifier.either"], { exact: true }).fill("ada@example.com")
+    await Promise.all([page.waitForURL((url) => url.searchParams.get("login_hint") === "ada@example.com"), page.getByRole("button", { name: t["signin.continue"] }).click()])
+    expect(await page.getByRole("button").allInnerTexts()).toEqual([t["signin.passkey.button"], t["signin.email.buttonCode"], t["signin.submit"], t["signin.passkey.create.emailButton"]])
+    expect(await page.locator("label").allInnerTexts()).toEqual([t["signin.field.password"]])
+    expect(await page.locator("body").innerText()).not.toContain(CREDENTIALS)
     expect(await page.locator("body").innerText()).toContain(t["signin.or"])
     expect(await page.locator("body").innerText()).not.toContain(en["signin.heading"])
     expectClean(watched)
@@ -105,11 +100,10 @@ describe.each(LANGUAGES)("a browser in $locale gets the built-in pages in $name"
   test("a refused password: the message on the sign-in page is translated", async () => {
     const watched = await newPage(locale)
     const { page } = watched
-    await page.goto(`${origin}/auth/signin`)
-    await page.getByLabel("Username", { exact: true }).fill("demo")
-    await page.getByLabel("Password", { exact: true }).fill("not-the-password")
+    await page.goto(`${origin}/auth/signin?login_hint=demo`)
+    await page.getByLabel(t["signin.field.password"], { exact: true }).fill("not-the-password")
     const before = page.url()
-    await page.getByRole("button", { name: format(t["signin.with"], { provider: CREDENTIALS }) }).click()
+    await page.getByRole("button", { name: t["signin.submit"], exact: true }).click()
     await page.waitForURL((url) => url.href !== before)
     expect(new URL(page.url()).searchParams.get("error")).toBe("CredentialsSignin")
     expect((await page.getByRole("alert").innerText()).trim()).toBe(t["signin.error.CredentialsSignin"])
@@ -122,7 +116,7 @@ describe.each(LANGUAGES)("a browser in $locale gets the built-in pages in $name"
     const { page } = watched
     await page.goto(`${origin}/auth/signin`)
     await page.getByRole("heading", { level: 1 }).waitFor()
-    await page.getByRole("button", { name: format(t["signin.with"], { provider: PASSKEY }) }).click()
+    await page.getByRole("button", { name: t["signin.passkey.button"] }).click()
     const alert = page.getByRole("alert")
     await alert.waitFor()
     expect((await alert.innerText()).trim()).toBe(t["signin.passkey.failed"])
@@ -173,11 +167,6 @@ test("a browser in en-US gets English (control)", async () => {
   const response = await page.goto(`${origin}/auth/signin`)
   expect(await language(page, response)).toEqual({ lang: "en", contentLanguage: "en", varies: true })
   expect(await heading(page)).toBe(en["signin.heading"])
-  expect(await page.getByRole("button").allInnerTexts()).toEqual([
-    format(en["signin.with"], { provider: PASSKEY }),
-    en["signin.passkey.create.emailButton"],
-    format(en["signin.with"], { provider: EMAIL }),
-    format(en["signin.with"], { provider: CREDENTIALS }),
-  ])
+  expect(await page.getByRole("button").allInnerTexts()).toEqual([en["signin.continue"], en["signin.passkey.button"]])
   expectClean(watched)
 })

@@ -17,10 +17,12 @@ import { dropTables, type SqlAdapterInstance } from "gatehouse/adapters/sql"
 import { ERROR_PAGES } from "../../lib/core/error-messages.js"
 import { linkIn, startSmtp, type ReceivedMail } from "../helpers/smtp.js"
 import { complaintsOn, focusArrives, isStatusLineFor, launchBrowser, openPage, type Watched } from "./harness.js"
+import { continueAs } from "./support/signin.js"
 
 const EXAMPLE_MODULE = "../../examples/postgres/index.js"
 const SESSION_COOKIE = "authjs.session-token"
-const EMAIL_BUTTON = "Sign in with Email"
+// Identifier-first (issue #26): the address on step one, then step two's email button.
+const EMAIL_BUTTON = "Email me a link or code"
 
 const smtp = await startSmtp()
 const prefix = `e2e_ml_${randomBytes(4).toString("hex")}_`
@@ -107,7 +109,8 @@ async function requestLink(page: Page, email: string): Promise<ReceivedMail> {
   await page.goto(`${origin}/dashboard`)
   await page.waitForURL((url) => url.pathname === "/auth/signin")
   expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`${origin}/dashboard`)
-  await page.getByLabel("Email", { exact: true }).fill(email)
+  await continueAs(page, email)
+  expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`${origin}/dashboard`)
   await page.getByRole("button", { name: EMAIL_BUTTON }).click()
   await page.waitForURL((url) => url.pathname === "/auth/verify-request")
   await page.getByRole("heading", { level: 1, name: "Check your email" }).waitFor()

@@ -9,12 +9,15 @@ import { mkdirSync, readFileSync, statSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
 import { ERROR_PAGES, DEFAULT_ERROR_PAGE, DEFAULT_SIGNIN_ERROR, SIGNIN_ERRORS } from "../../lib/core/error-messages.js"
-import { hasFocus, isFaviconNoise, isStatusLineFor, launchBrowser, openPage, signInWithoutForm, startExample, type ExampleServer, type Watched } from "./harness.js"
+import { continueAs } from "./support/signin.js"
+import { focusArrives, hasFocus, isFaviconNoise, isStatusLineFor, launchBrowser, openPage, signInWithoutForm, startExample, type ExampleServer, type Watched } from "./harness.js"
 
 const RESULTS = fileURLToPath(new URL("../../test-results/", import.meta.url))
 const SESSION_COOKIE = "authjs.session-token"
 const HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script><%= 7*7 %>'
-const CREDENTIALS_BUTTON = "Sign in with username and password"
+// The only credentials form says "Sign in", in the page's language (issue #26).
+const CREDENTIALS_BUTTON = "Sign in"
+const IDENTIFIER = "Email or username"
 
 let server: ExampleServer
 let browser: Browser
@@ -73,44 +76,42 @@ describe("signing in", () => {
     const url = new URL(page.url())
     expect(url.searchParams.get("callbackUrl")).toBe(`${origin}/dashboard`)
     await page.getByRole("heading", { name: "Sign in" }).waitFor()
-    expect(await page.getByLabel("Username", { exact: true }).isVisible()).toBe(true)
+    // Identifier-first (issue #26): one field, then the password on step two.
+    expect(await page.getByLabel(IDENTIFIER, { exact: true }).isVisible()).toBe(true)
+    await continueAs(page, "demo")
+    expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`${origin}/dashboard`)
     expect(await page.getByLabel("Password", { exact: true }).getAttribute("type")).toBe("password")
     expect(realErrors(watched)).toEqual([])
     expect(watched.violations).toEqual([])
   })
 
-  test("keyboard only: Tab to the labelled fields, type demo/demo, Enter, and the browser ends on /dashboard", async () => {
+  test("keyboard only: Tab to the labelled field, type demo, Enter; the password has the focus: type demo, Enter, and the browser ends on /dashboard", async () => {
     const watched = await newPage()
     const { page } = watched
     await page.goto(`${origin}/dashboard`)
     await page.waitForURL((url) => url.pathname === "/auth/signin")
     await page.getByRole("heading", { name: "Sign in" }).waitFor()
 
-    // The passkey button comes first (it asks for no address, issue #12), then the "create a
-    // passkey" section (its email field, its button), then the magic-link form (its email field,
-    // its button), then the credentials form.
+    // Step one: the identifier field comes first, then Continue, then the passkey button (it asks
+    // for no address, issue #12).
     const focused = () =>
       page.evaluate(() => {
         const element = document.activeElement as HTMLInputElement | HTMLButtonElement | null
         return { form: element?.form ? new URL(element.form.getAttribute("action") ?? "", location.href).pathname : null, tag: element?.tagName, text: element?.tagName === "BUTTON" ? element.textContent : null }
       })
     await page.keyboard.press("Tab")
-    expect(await focused()).toEqual({ form: "/auth/callback/passkey", tag: "BUTTON", text: "Sign in with Passkey" })
+    expect(await hasFocus(page, IDENTIFIER)).toBe(true)
     await page.keyboard.press("Tab")
-    expect(await focused()).toEqual({ form: "/auth/signin/nodemailer", tag: "INPUT", text: null })
+    expect(await focused()).toEqual({ form: "/auth/signin", tag: "BUTTON", text: "Continue" })
     await page.keyboard.press("Tab")
-    expect(await focused()).toEqual({ form: "/auth/signin/nodemailer", tag: "BUTTON", text: "Email me a link to create a passkey" })
-    await page.keyboard.press("Tab")
-    expect(await focused()).toEqual({ form: "/auth/signin/nodemailer", tag: "INPUT", text: null })
-    await page.keyboard.press("Tab")
-    expect(await focused()).toEqual({ form: "/auth/signin/nodemailer", tag: "BUTTON", text: "Sign in with Email" })
-    await page.keyboard.press("Tab")
-    expect(await hasFocus(page, "Username")).toBe(true)
+    expect(await focused()).toEqual({ form: "/auth/callback/passkey", tag: "BUTTON", text: "Sign in with a passkey" })
+    await page.keyboard.press("Shift+Tab")
+    await page.keyboard.press("Shift+Tab")
     await page.keyboard.type("demo")
-    await page.keyboard.press("Tab")
-    expect(await hasFocus(page, "Password")).toBe(true)
+    await Promise.all([page.waitForURL((url) => url.searchParams.get("login_hint") === "demo"), page.keyboard.press("Enter")])
+    // Step two: the password field takes the focus.
+    expect(await focusArrives(page.getByLabel("Password", { exact: true }))).toBe(true)
     await page.keyboard.type("demo")
-    expect(await page.getByLabel("Username", { exact: true }).inputValue()).toBe("demo")
     expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe("demo")
     const landed = await submitAndSettle(page, () => page.keyboard.press("Enter"))
 
@@ -126,7 +127,7 @@ describe("signing in", () => {
 
   test("the submit button is the next Tab stop after the password field", async () => {
     const { page } = await newPage()
-    await page.goto(`${origin}/auth/signin`)
+    await page.goto(`${origin}/auth/signin?login_hint=demo`)
     await page.getByLabel("Password", { exact: true }).focus()
     await page.keyboard.press("Tab")
     const focused = await page.evaluate(() => ({ tag: document.activeElement?.tagName, text: document.activeElement?.textContent }))
@@ -134,28 +135,29 @@ describe("signing in", () => {
     expect(focused.text).toBe(CREDENTIALS_BUTTON)
   })
 
-  test("a wrong password shows the CredentialsSignin message on the sign-in page and starts no session", async () => {
+  test("a wrong password shows the CredentialsSignin message beside the password field and starts no session", async () => {
     const watched = await newPage()
     const { page } = watched
     await page.goto(`${origin}/dashboard`)
     await page.waitForURL((url) => url.pathname === "/auth/signin")
-    await page.getByLabel("Username", { exact: true }).fill("demo")
+    await continueAs(page, "demo")
     await page.getByLabel("Password", { exact: true }).fill("not-the-password")
     const landed = await submitAndSettle(page, () => page.getByLabel("Password", { exact: true }).press("Enter"))
 
     expect(where(landed)).toEqual({ path: "/auth/signin", error: "CredentialsSignin" })
     expect(landed.searchParams.get("callbackUrl")).toBe(`${origin}/dashboard`)
+    // The username comes back (step two again), the password does not.
+    expect(landed.searchParams.get("login_hint")).toBe("demo")
     const alert = page.getByRole("alert")
     expect((await alert.innerText()).trim()).toBe(SIGNIN_ERRORS.CredentialsSignin)
+    expect(await page.getByLabel("Password", { exact: true }).getAttribute("aria-invalid")).toBe("true")
     expect(await sessionCookie(watched)).toBeUndefined()
-    // The typed password is not put back into the page.
     expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe("")
     expect(await page.content()).not.toContain("not-the-password")
     expect(realErrors(watched)).toEqual([])
     expect(watched.violations).toEqual([])
 
     // The form still works from here, and still returns to the dashboard.
-    await page.getByLabel("Username", { exact: true }).fill("demo")
     await page.getByLabel("Password", { exact: true }).fill("demo")
     const next = await submitAndSettle(page, () => page.getByLabel("Password", { exact: true }).press("Enter"))
     expect(where(next)).toEqual({ path: "/dashboard", error: null })
@@ -164,9 +166,9 @@ describe("signing in", () => {
   test("an unknown user is refused with the same message", async () => {
     const { page } = await newPage()
     await page.goto(`${origin}/auth/signin`)
-    await page.getByLabel("Username", { exact: true }).fill("nobody")
+    await continueAs(page, "nobody")
     await page.getByLabel("Password", { exact: true }).fill("demo")
-    const landed = await submitAndSettle(page, () => page.getByRole("button", { name: CREDENTIALS_BUTTON }).click())
+    const landed = await submitAndSettle(page, () => page.getByRole("button", { name: CREDENTIALS_BUTTON, exact: true }).click())
     expect(where(landed)).toEqual({ path: "/auth/signin", error: "CredentialsSignin" })
     expect((await page.getByRole("alert").innerText()).trim()).toBe(SIGNIN_ERRORS.CredentialsSignin)
   })
@@ -195,7 +197,7 @@ describe("signing out", () => {
     await page.goto(`${origin}/dashboard`)
     await page.waitForURL((url) => url.pathname === "/auth/signin")
     expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`${origin}/dashboard`)
-    await page.getByLabel("Username", { exact: true }).waitFor()
+    await page.getByLabel(IDENTIFIER, { exact: true }).waitFor()
     expect(realErrors(watched)).toEqual([])
     expect(watched.violations).toEqual([])
   })
@@ -340,10 +342,9 @@ describe("no console error and no CSP violation on any built-in page", () => {
   test("the refused sign-in round trip (form POST, redirect, page with the message) is clean", async () => {
     const watched = await newPage()
     const { page } = watched
-    await page.goto(`${origin}/auth/signin`)
-    await page.getByLabel("Username", { exact: true }).fill("demo")
+    await page.goto(`${origin}/auth/signin?login_hint=demo`)
     await page.getByLabel("Password", { exact: true }).fill("wrong")
-    const landed = await submitAndSettle(page, () => page.getByRole("button", { name: CREDENTIALS_BUTTON }).click())
+    const landed = await submitAndSettle(page, () => page.getByRole("button", { name: CREDENTIALS_BUTTON, exact: true }).click())
     expect(where(landed)).toEqual({ path: "/auth/signin", error: "CredentialsSignin" })
     expect(realErrors(watched)).toEqual([])
     expect(watched.violations).toEqual([])
@@ -362,8 +363,8 @@ describe("screenshots", () => {
     const watched = await newPage({ viewport: { width: 800, height: 720 } })
     const { page } = watched
     await page.emulateMedia({ colorScheme })
-    await page.goto(`${origin}/auth/signin?error=CredentialsSignin`)
-    await page.getByRole("button", { name: CREDENTIALS_BUTTON }).waitFor()
+    await page.goto(`${origin}/auth/signin?error=CredentialsSignin&login_hint=demo`)
+    await page.getByRole("button", { name: CREDENTIALS_BUTTON, exact: true }).waitFor()
     expect(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)).toBe(colorScheme === "dark")
 
     const colours = await page.evaluate(() => {

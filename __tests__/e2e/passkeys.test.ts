@@ -36,6 +36,7 @@ import {
   type VirtualCredential,
   type Watched,
 } from "./harness.js"
+import { continueAs } from "./support/signin.js"
 
 /** What views/assets/webauthn.js shows when the browser's ceremony fails. */
 const SCRIPT_FAILURE = "The passkey sign-in did not complete. Please try again."
@@ -93,10 +94,9 @@ function expectClean(watched: Watched) {
   expect(watched.dialogs).toEqual([])
 }
 
-// Issue #12: "Sign in with Passkey" asks for no address; a first passkey is created from its own
+// Issue #12: "Sign in with a passkey" asks for no address; a first passkey is created from its own
 // section, which proves the address by a magic link first (the basic example prints the link).
-const passkeyButton = (page: Page) => page.getByRole("button", { name: "Sign in with Passkey" })
-const createEmail = (page: Page) => page.getByLabel("Email (to create an account)", { exact: true })
+const passkeyButton = (page: Page) => page.getByRole("button", { name: "Sign in with a passkey" })
 const createButton = (page: Page) => page.getByRole("button", { name: "Create a passkey" })
 
 /** CDP reports ids and user handles in base64; Gatehouse stores credential ids in base64url. */
@@ -138,7 +138,8 @@ async function proveEmail(p: PasskeyBrowser, email: string, site = origin) {
   try {
     // A conditional request cannot complete yet: the authenticator holds no passkey for this site.
     await openSignIn(p, `${site}/auth/signin`)
-    await createEmail(p.page).fill(email)
+    // Identifier-first (issue #26): the address on step one; step two's secondary button carries it.
+    await continueAs(p.page, email)
     await p.page.getByRole("button", { name: "Email me a link to create a passkey" }).click()
     await p.page.waitForURL((url) => url.pathname === "/auth/verify-request")
     const mail = printed.mock.calls.map((args) => args.map(String).join(" ")).find((text) => text.includes(`To: ${email}`))
@@ -188,10 +189,10 @@ describe("passkeys on the built-in sign-in page (http://localhost, virtual authe
     const p = await passkeyBrowser()
     const { page } = p
     await openSignIn(p)
-    // One address field per purpose: the magic link's (which also offers passkeys in autofill)
-    // and the create section's; the passkey sign-in button asks for none.
-    expect(await page.getByLabel("Email", { exact: true }).getAttribute("autocomplete")).toBe("email webauthn")
-    expect(await createEmail(page).getAttribute("autocomplete")).toBe("email")
+    // One field on step one (issue #26), which also offers passkeys in autofill; the passkey sign-in
+    // button asks for none, and creating one asks for no second address.
+    expect(await page.getByLabel("Email or username", { exact: true }).getAttribute("autocomplete")).toBe("username webauthn")
+    expect(await page.locator("input:not([type=hidden])").count()).toBe(1)
     expect(await page.locator("form[data-action=authenticate] input:not([type=hidden])").count()).toBe(0)
 
     await proveEmail(p, "ada@example.com")

@@ -19,6 +19,7 @@ import { linkIn, startSmtp, type SmtpSink } from "../helpers/smtp.js"
 import { DATABASES, uniquePrefix } from "../helpers/databases.js"
 import { startApp, stopAll, type AppProcess } from "../resilience/support/process.js"
 import { addVirtualAuthenticator, launchBrowser } from "./harness.js"
+import { continueAs } from "./support/signin.js"
 import { reserveNginxPort, startNginx, type Nginx } from "./support/nginx.js"
 
 jest.setTimeout(120_000)
@@ -146,7 +147,8 @@ describe("two processes behind nginx (TLS, round robin), in Chromium", () => {
     const page = await newPage()
     const from = nginx.requests().length
     await page.goto(`${origin}/auth/signin`)
-    await page.getByLabel("Username", { exact: true }).fill("alice")
+    // Identifier-first (issue #26): the username on step one, the password on step two.
+    await continueAs(page, "alice")
     await page.getByLabel("Password", { exact: true }).fill("correct-horse")
     await page.getByLabel("Password", { exact: true }).press("Enter")
     await page.waitForURL(`${origin}/`)
@@ -184,8 +186,8 @@ describe("two processes behind nginx (TLS, round robin), in Chromium", () => {
     const from = nginx.requests().length
     const mails = smtp.messages.length
     await page.goto(`${origin}/auth/signin`)
-    await page.getByLabel("Email", { exact: true }).fill(email)
-    await page.getByLabel("Email", { exact: true }).press("Enter")
+    await continueAs(page, email)
+    await page.getByRole("button", { name: "Email me a link or code" }).click()
     await page.waitForURL((url) => url.pathname === "/auth/verify-request")
     await until(() => smtp.messages.length > mails)
     const link = linkIn(smtp.messages[smtp.messages.length - 1]!)
@@ -205,7 +207,7 @@ describe("two processes behind nginx (TLS, round robin), in Chromium", () => {
     const email = `passkey-${randomUUID().slice(0, 8)}@example.com`
     const from = nginx.requests().length
     await page.goto(`${origin}/auth/signin`)
-    await page.getByLabel("Email (to create an account)", { exact: true }).fill(email)
+    await continueAs(page, email)
     await page.getByRole("button", { name: "Email me a link to create a passkey" }).click()
     await page.waitForURL((url) => url.pathname === "/auth/verify-request")
     await until(() => smtp.messages.some((mail) => mail.envelope.to.includes(email)))
@@ -221,7 +223,7 @@ describe("two processes behind nginx (TLS, round robin), in Chromium", () => {
     await page.goto(`${origin}/auth/signin`)
     // With presence simulated, the page's conditional (autofill) request completes by itself, as
     // soon as the page makes it; the button is the way in if it has not.
-    await Promise.race([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Sign in with Passkey" }).click().catch(() => undefined)])
+    await Promise.race([page.waitForURL(`${origin}/`), page.getByRole("button", { name: "Sign in with a passkey" }).click().catch(() => undefined)])
     await page.waitForURL(`${origin}/`)
     await page.getByText(`Signed in as ${email}.`).waitFor()
     expectAlternating(from)

@@ -48,6 +48,8 @@ describe("examples/basic", () => {
     expect(signinUrl.pathname).toBe("/auth/signin")
     expect(new URL(signinUrl.searchParams.get("callbackUrl")!).pathname).toBe("/dashboard")
 
+    // Identifier-first (issue #26): step one sends the username; step two has the password form.
+    signinUrl.searchParams.set("login_hint", "demo")
     const page = await agent.get(signinUrl.pathname + signinUrl.search).expect(200)
     expect(page.text).toContain('name="username"')
     const fields = formFields(page.text)
@@ -66,7 +68,7 @@ describe("examples/basic", () => {
 
   test("a wrong password keeps the visitor out", async () => {
     const agent = request.agent()
-    const page = await agent.get("/auth/signin").expect(200)
+    const page = await agent.get("/auth/signin?login_hint=demo").expect(200)
     const refused = await agent
       .post(formAction(page.text))
       .type("form")
@@ -83,8 +85,8 @@ describe("examples/basic", () => {
     const log = jest.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(" ")))
     try {
       const agent = request.agent()
-      const page = await agent.get("/auth/signin").expect(200)
-      expect(page.text).toContain('type="email"')
+      const page = await agent.get("/auth/signin?login_hint=visitor%40example.com").expect(200)
+      expect(page.text).toContain('name="email" value="visitor@example.com"')
       const asked = await agent
         .post(formAction(page.text, "/auth/signin/nodemailer"))
         .type("form")
@@ -113,7 +115,7 @@ describe("examples/basic", () => {
 
   test("signing out through the confirmation page ends the session", async () => {
     const agent = request.agent()
-    const page = await agent.get("/auth/signin")
+    const page = await agent.get("/auth/signin?login_hint=demo")
     await agent.post(formAction(page.text)).type("form").send({ ...formFields(page.text), username: "demo", password: "demo" }).expect(302)
     await agent.get("/api/me").expect(200)
     const confirm = await agent.get("/auth/signout").expect(200)

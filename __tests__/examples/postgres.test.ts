@@ -88,7 +88,8 @@ describe("examples/postgres", () => {
     const refused = await agent.get("/dashboard").set("Accept", "text/html").expect(302)
     expect(new URL(refused.headers.location).pathname).toBe("/auth/signin")
 
-    const page = await agent.get("/auth/signin").expect(200)
+    // Identifier-first (issue #26): step two for the username has the password form.
+    const page = await agent.get("/auth/signin?login_hint=demo").expect(200)
     const signedIn = await agent
       .post(formAction(page.text, "/callback/credentials"))
       .type("form")
@@ -119,7 +120,7 @@ describe("examples/postgres", () => {
     const before = (await sessionRows()).length
     for (const username of ["demo", "nobody"]) {
       const agent = supertest.agent(server)
-      const page = await agent.get("/auth/signin").expect(200)
+      const page = await agent.get(`/auth/signin?login_hint=${username}`).expect(200)
       const refused = await agent
         .post(formAction(page.text, "/callback/credentials"))
         .type("form")
@@ -135,7 +136,7 @@ describe("examples/postgres", () => {
     const log = jest.spyOn(console, "log").mockImplementation(() => undefined)
     try {
       const agent = supertest.agent(server)
-      const page = await agent.get("/auth/signin").expect(200)
+      const page = await agent.get("/auth/signin?login_hint=demo%40example.com").expect(200)
       const sent = await agent
         .post(formAction(page.text, "/signin/nodemailer"))
         .type("form")

@@ -6,6 +6,8 @@
 import { BUILT_IN } from "../../lib/core/built-in-texts.js"
 import { attr, byTag, expectNothingActive, textOf } from "../unit/pages/html.js"
 import { KNOWN, LOCALES, fullConfig, getPage, makeApp, request, type Page } from "./support.js"
+import { credentials } from "../helpers/app.js"
+import GitHub from "../../lib/providers/github.js"
 
 const app = makeApp(fullConfig())
 
@@ -21,7 +23,7 @@ describe.each(LOCALES)("%s", (locale) => {
   const known = KNOWN[locale]
   const t = BUILT_IN[locale]!
 
-  test("sign-in page: heading, title, buttons, separator, labels, passkey texts", async () => {
+  test("sign-in page, step one: heading, title, the OAuth button, separator, the identifier field, Continue, the passkey button", async () => {
     const page = await getPage(app, "/auth/signin", HEADER[locale])
     expect(page.status).toBe(200)
     expectLocale(page, locale)
@@ -29,19 +31,26 @@ describe.each(LOCALES)("%s", (locale) => {
     expect(textOf(byTag(page.parsed, "h1")[0]!)).toBe(known.signIn)
     expect(textOf(byTag(page.parsed, "title")[0]!)).toBe(known.signIn)
     const buttons = byTag(page.parsed, "button").map((button) => textOf(button).trim())
-    expect(buttons).toContain(known.withGitHub)
-    expect(buttons).toContain(t["signin.with"].replace("{provider}", "Credentials"))
-    expect(buttons).toContain(t["signin.with"].replace("{provider}", "Passkey"))
+    // Issue #26: the passkey's built-in name ("Passkey") is the catalog's words, not "Passkey".
+    expect(buttons).toEqual([known.withGitHub, t["signin.continue"], t["signin.passkey.button"]])
     expect(byTag(page.parsed, "div").filter((div) => attr(div, "role") === "separator").map((div) => textOf(div))[0]).toBe(known.or)
-    const labels = byTag(page.parsed, "label").map((label) => textOf(label))
-    // Issue #12: the passkey create section's field says what it is for ("Email (to create an
-    // account)", translated); the magic link's is "Email"; the passkey sign-in asks for none.
-    expect(labels).toEqual([t["signin.passkey.emailLabel"], t["signin.email.label"], "Username", "Password"])
-    expect(buttons).toContain(t["signin.passkey.create.emailButton"])
-    expect(textOf(byTag(page.parsed, "h2")[0]!)).toBe(t["signin.passkey.create.heading"])
+    // One field: usernames (the credentials form) and addresses (the magic link) both lead on.
+    expect(byTag(page.parsed, "label").map((label) => textOf(label))).toEqual([t["signin.identifier.either"]])
     const passkeyForm = byTag(page.parsed, "form").find((form) => attr(form, "data-gatehouse-webauthn") !== undefined)!
     expect(attr(passkeyForm, "data-unsupported")).toBe(t["signin.passkey.unsupported"])
     expect(attr(passkeyForm, "data-failed")).toBe(t["signin.passkey.failed"])
+  })
+
+  test("sign-in page, step two for an address: the password form (labels translated), the link or code, the passkey, and creating one", async () => {
+    const page = await getPage(app, "/auth/signin?login_hint=ada%40example.com", HEADER[locale])
+    expectLocale(page, locale)
+    const buttons = byTag(page.parsed, "button").map((button) => textOf(button).trim())
+    expect(buttons).toEqual([t["signin.passkey.button"], t["signin.email.buttonCode"], t["signin.submit"], t["signin.passkey.create.emailButton"]])
+    // Default labels ("Username", "Password") are the catalog's: no "Mit Credentials anmelden", no English field names.
+    expect(byTag(page.parsed, "label").map((label) => textOf(label))).toEqual([t["signin.field.password"]])
+    expect(textOf(byTag(page.parsed, "h2")[0]!)).toBe(t["signin.passkey.create.heading"])
+    expect(page.text).toContain(t["signin.identifier.change"])
+    expect(page.text).toContain("ada@example.com")
   })
 
   test("sign-in page with an error value: the message in the language; unknown values get the default", async () => {
@@ -57,6 +66,7 @@ describe.each(LOCALES)("%s", (locale) => {
     expect(page.text).toContain(known.signOut)
     expect(textOf(byTag(page.parsed, "button")[0]!)).toBe(t["signout.button"])
     expect(textOf(byTag(page.parsed, "title")[0]!)).toBe(t["signout.heading"])
+    expect(textOf(byTag(page.parsed, "a")[0]!)).toBe(t["signout.cancel"])
   })
 
   test("verify-request page", async () => {
@@ -64,7 +74,8 @@ describe.each(LOCALES)("%s", (locale) => {
     expectLocale(page, locale)
     expect(textOf(byTag(page.parsed, "h1")[0]!)).toBe(known.verify)
     expect(page.text).toContain(t["verify.message"])
-    expect(textOf(byTag(page.parsed, "a")[0]!)).toBe(t["link.home"])
+    // A browser that asked for no mail: the way back to sign in, and home (issue #26).
+    expect(byTag(page.parsed, "a").map((a) => textOf(a))).toEqual([t["link.signIn"], t["link.home"]])
   })
 
   test("error pages: AccessDenied (403), AdapterError (503), the default", async () => {
@@ -161,11 +172,14 @@ describe("app-supplied messages", () => {
     expect(textOf(byTag(signout.parsed, "h1")[0]!)).toBe("Sign out")
   })
 
-  test("provider names and the app's field labels are not translated", async () => {
-    const page = await getPage(custom, "/auth/signin", "ja")
+  test("provider names and the app's field labels are not translated; built-in labels are", async () => {
+    const page = await getPage(custom, "/auth/signin?login_hint=demo", "ja")
     const labels = byTag(page.parsed, "label").map((label) => textOf(label))
-    expect(labels).toEqual(expect.arrayContaining(["Username", "Password"]))
-    expect(byTag(page.parsed, "button").map((button) => textOf(button))).toContain("GitHub でログイン")
+    expect(labels).toEqual([BUILT_IN.ja!["signin.field.password"]])
+    const named = makeApp(fullConfig({ providers: [credentials({ credentials: { username: { label: "Staff number" }, password: { label: "PIN", type: "password" } } }), GitHub({ clientId: "id", clientSecret: "secret" })] }))
+    const single = await getPage(named, "/auth/signin", "ja")
+    expect(byTag(single.parsed, "label").map((label) => textOf(label))).toEqual(["Staff number", "PIN"])
+    expect(byTag(single.parsed, "button").map((button) => textOf(button))).toEqual(["GitHub でログイン", BUILT_IN.ja!["signin.submit"]])
   })
 
   test("texts with markup are shown as text, never as markup", async () => {

@@ -73,7 +73,8 @@ export const signUp = (agent: Agent, email: string, password = GOOD_PASSWORD, ex
   post(agent, "/auth/signup", { email, password, ...extra })
 
 export const signIn = (agent: Agent, email: string, password = GOOD_PASSWORD) =>
-  post(agent, "/auth/callback/password", { email, password }, "/auth/signin")
+  // The form as the page shows it for this address (the second step where the page has two).
+  post(agent, "/auth/callback/password", { email, password }, `/auth/signin?login_hint=${encodeURIComponent(email)}`)
 
 /** Waits for mail number `index` (0-based) and returns it with its link. */
 export async function mailAt(site: PasswordSite, index: number): Promise<{ mail: ReceivedMail; link: URL }> {

@@ -139,7 +139,8 @@ describe("creating a first passkey from the sign-in page proves the address firs
   it("the create form mails a link; its sign-in lands on passkey-setup, where the proven user registers a passkey", async () => {
     const built = await site()
     const person = new Browser(built.app)
-    const signinPage = await person.get("/auth/signin")
+    // Step two of the identifier-first page (issue #26), for the address typed on step one.
+    const signinPage = await person.get(`/auth/signin?login_hint=${encodeURIComponent(VICTIM)}`)
     const section = signinPage.text!.slice(signinPage.text!.indexOf("New here? Create a passkey"))
     const create = formIn(section.slice(0, section.indexOf("</form>") + 7))!
     expect(create.path).toBe("/auth/signin/nodemailer")

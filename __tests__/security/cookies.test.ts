@@ -9,8 +9,7 @@ import { authRouter, InvalidOption } from "../../lib/index.js"
 import type { AuthConfig, JWT } from "../../lib/types.js"
 import {
   AUTH_URL, BASE, CSRF, SESSION, TLS_AUTH_URL, TLS_CSRF, TLS_HOST, TLS_SESSION, buildApp, call, claims, cookieHeader,
-  csrfPair, expectMissingCsrf, isCleared, mint, setCookieLines, preserveEnv, sessionCookie, sessionOf, setCookies, signIn, testConfig, type Res,
-} from "./fixtures.js"
+  csrfPair, expectMissingCsrf, isCleared, mint, setCookieLines, preserveEnv, sessionCookie, sessionOf, setCookies, signIn, testConfig, type Res, LAST_USED, TLS_LAST_USED } from "./fixtures.js"
 
 preserveEnv("AUTH_URL")
 
@@ -48,7 +47,7 @@ describe("COOK-01 attributes on plain HTTP", () => {
     const csrf = await call(app, "GET", "/auth/csrf")
     const { res } = await signIn(app)
     const all = [...lines(csrf), ...lines(res)]
-    expect(new Set(all.map((l) => l.slice(0, l.indexOf("="))))).toEqual(new Set([CSRF, SESSION]))
+    expect(new Set(all.map((l) => l.slice(0, l.indexOf("="))))).toEqual(new Set([CSRF, SESSION, LAST_USED]))
     for (const line of all) expectStrictCookie(line, false)
     const session = setCookies(res).find((c) => c.name === SESSION)
     expect(Math.abs((session?.expires?.getTime() ?? 0) - (Date.now() + 30 * DAY * 1000))).toBeLessThan(60_000)
@@ -60,7 +59,7 @@ describe("COOK-02 prefixes and Secure on HTTPS (README: session __Secure-, csrf 
     const csrf = await call(tls, "GET", "/auth/csrf", { host: TLS_HOST })
     const { res } = await signIn(tls, { host: TLS_HOST })
     const all = [...lines(csrf), ...lines(res)]
-    expect(new Set(all.map((l) => l.slice(0, l.indexOf("="))))).toEqual(new Set([TLS_CSRF, TLS_SESSION]))
+    expect(new Set(all.map((l) => l.slice(0, l.indexOf("="))))).toEqual(new Set([TLS_CSRF, TLS_SESSION, TLS_LAST_USED]))
     for (const line of all) expectStrictCookie(line, true)
   })
 })

@@ -27,6 +27,9 @@ export const SESSION = "authjs.session-token"
 export const CSRF = "authjs.csrf-token"
 export const TLS_SESSION = "__Secure-authjs.session-token"
 export const TLS_CSRF = "__Host-authjs.csrf-token"
+/** The sign-in page's "Last used" cookie (issue #26): the method's kind and provider id, set by a sign-in. */
+export const LAST_USED = "gatehouse.last-used"
+export const TLS_LAST_USED = "__Host-gatehouse.last-used"
 
 /** Saves the named environment variables before the file's tests and restores them after. */
 export function preserveEnv(...names: string[]): void {

@@ -8,8 +8,7 @@ import { authRouter, authSession, requireAuth, UntrustedHost } from "../../lib/i
 import type { AuthConfig } from "../../lib/types.js"
 import {
   AUTH_URL, BASE, CSRF, SESSION, TLS_CSRF, TLS_SESSION, assertAlive, assertNoLeak, attr, buildApp, call, elements,
-  listen, makeApp, preserveEnv, rawHttp, setCookies, testConfig, type RawResponse, type Res,
-} from "./fixtures.js"
+  listen, makeApp, preserveEnv, rawHttp, setCookies, testConfig, type RawResponse, type Res, LAST_USED, TLS_LAST_USED } from "./fixtures.js"
 
 preserveEnv("AUTH_URL", "AUTH_TRUST_HOST", "NODE_ENV", "VERCEL", "CF_PAGES", "NEXTAUTH_URL")
 
@@ -176,7 +175,7 @@ describe("HOST-05 cookie security follows trusted transport only", () => {
 
   it("trustHost off: X-Forwarded-Proto: https is ignored (AUTH_URL is http)", async () => {
     const cookies = await signInWith(buildApp(AUTH_URL).app, { "X-Forwarded-Proto": "https" })
-    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([CSRF, SESSION]))
+    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([CSRF, SESSION, LAST_USED]))
     for (const c of cookies) expect(c.secure).toBeFalsy()
   })
 
@@ -184,19 +183,19 @@ describe("HOST-05 cookie security follows trusted transport only", () => {
     const { app } = buildApp(undefined, { trustHost: true })
     app.set("trust proxy", "loopback")
     const cookies = await signInWith(app, { "X-Forwarded-Proto": "https" })
-    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([TLS_CSRF, TLS_SESSION]))
+    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([TLS_CSRF, TLS_SESSION, TLS_LAST_USED]))
     for (const c of cookies) expect(c.secure).toBe(true)
   })
 
   it("trustHost on, but Express does not trust the hop: X-Forwarded-Proto: https is ignored (issue #12)", async () => {
     const cookies = await signInWith(buildApp(undefined, { trustHost: true }).app, { "X-Forwarded-Proto": "https" })
-    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([CSRF, SESSION]))
+    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([CSRF, SESSION, LAST_USED]))
     for (const c of cookies) expect(c.secure).toBeFalsy()
   })
 
   it("an https AUTH_URL: prefixed names and Secure whatever the connection", async () => {
     const cookies = await signInWith(buildApp("https://app.test/auth").app, { "X-Forwarded-Proto": "http" })
-    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([TLS_CSRF, TLS_SESSION]))
+    expect(new Set(cookies.map((c) => c.name))).toEqual(new Set([TLS_CSRF, TLS_SESSION, TLS_LAST_USED]))
     for (const c of cookies) expect(c.secure).toBe(true)
   })
 })

@@ -118,7 +118,8 @@ describe("XSS-01 reflected query values on every page", () => {
 describe("XSS-02 configuration-sourced values through a lazy configuration", () => {
   const X2 = '"><img src=x onerror=alert(1)>'
   const tenants: Record<string, Partial<AuthConfig>> = {
-    name: { providers: [Credentials({ name: X2, credentials: { username: { label: X2, placeholder: X2 } }, authorize: async () => null })] },
+    // Two forms, so each button names its provider (a lone form's says "Sign in", issue #26).
+    name: { providers: [Credentials({ name: X2, credentials: { username: { label: X2, placeholder: X2 } }, authorize: async () => null }), Credentials({ id: "pin", name: X2, credentials: { pin: { label: X2 } }, authorize: async () => null })] },
     id: { providers: [Credentials({ id: 'a"b', authorize: async () => null })] },
     brand: { theme: { brandColor: "red;}</style><script>alert(1)</script>" } },
     logoJs: { theme: { logo: "javascript:alert(1)" } },

@@ -87,7 +87,9 @@ describe("COOK-01/02/04/05 the challenge cookie", () => {
     expect(maxAge).toBeLessThanOrEqual(900)
     const res = await browser.callback("authenticate", soft.authenticate(options.body.options))
     expectSignedIn(res, site)
-    expect(new Set(lines(res).map((l) => l.slice(0, l.indexOf("="))))).toEqual(new Set([challenge, csrf, session]))
+    // And the sign-in page's "Last used" cookie (issue #26).
+    const lastUsed = site.secure ? "__Host-gatehouse.last-used" : "gatehouse.last-used"
+    expect(new Set(lines(res).map((l) => l.slice(0, l.indexOf("="))))).toEqual(new Set([challenge, csrf, session, lastUsed]))
     for (const l of lines(res)) expectStrictCookie(l, site.secure)
     const csrfLine = lines(res).find((l) => l.startsWith(`${csrf}=`))!
     expect(csrfLine).not.toMatch(/max-age|expires/i)

@@ -11,7 +11,8 @@ import { publicMessage } from "./error-messages.js"
 import type { RequestContext } from "./context.js"
 import { json, redirect } from "./response.js"
 import { pageUrl } from "./pages-url.js"
-import { signinPageResponse } from "../pages/signin-page.js"
+import { attemptedIdentifier, signinPageResponse } from "../pages/signin-page.js"
+import { answersNotFoundPage, notFoundPage } from "../pages/not-found.js"
 import { CAPABILITIES } from "../capabilities.js"
 
 interface FlowOutcome {
@@ -111,6 +112,8 @@ export function toErrorOutcome(error: unknown, ctx: RequestContext): ResponseInt
   ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
   const shown = publicError(error)
   const body = { error: { type: shown.type, message: publicMessage(shown.type) } }
+  // A browser that asked for no action (or one that is off) sees the themed 404 page (issue #26).
+  if (!ctx.wantsJson && answersNotFoundPage(shown.type, ctx.request.header("accept"))) return notFoundPage(ctx, pageUrl(ctx, "signIn"))
   if (!shown.page) {
     const headers = error instanceof MethodNotAllowed && error.allow ? { Allow: error.allow } : undefined
     return json(body, shown.status, headers)
@@ -120,6 +123,10 @@ export function toErrorOutcome(error: unknown, ctx: RequestContext): ResponseInt
     params.set("code", String((error as CredentialsSignin).code ?? "credentials").slice(0, MAX_CODE_LENGTH))
   }
   if (shown.page === "signIn" && ctx.callbackUrl) params.set("callbackUrl", ctx.callbackUrl)
+  // What was typed as the identifier (never a password) comes back to the page (issue #26); not
+  // for a POST without a valid CSRF token (it may come from another site).
+  const typed = shown.page === "signIn" && shown.type !== "MissingCSRF" ? attemptedIdentifier(ctx) : undefined
+  if (typed) params.set("login_hint", typed)
   const url = pageUrl(ctx, shown.page, params)
   if (ctx.returnRedirect) return json({ url, ...body })
   if (ctx.wantsJson) return json({ ...body, url }, shown.status, shown.status === 503 ? { "Retry-After": String(ADAPTER_RETRY_AFTER) } : undefined)

@@ -39,30 +39,44 @@ function layout(value: string, style = BASE_STYLE): LayoutModel {
 
 /** Every string of every page's model set to `value`. */
 function models(value: string): Record<Page, object> {
+  // Step two (issue #26): the identifier shown and carried, typed values and errors beside fields, "Last used".
   const signin: SigninModel = {
     csrfToken: value,
     callbackUrl: value,
     error: value,
+    step: "choose",
+    identifier: { action: value, name: "login_hint", label: value, type: "text", value, error: value, changeUrl: value },
     credentials: [
       {
         id: value,
         name: value,
         action: value,
+        button: value,
+        identifier: { name: value, value },
         fields: [
-          { id: value, name: value, label: value, type: value, placeholder: value, autocomplete: value, required: true },
+          { id: value, name: value, label: value, type: value, placeholder: value, autocomplete: value, required: true, value, error: value },
           { id: `${value}2`, name: value, label: value, type: "password", required: false },
         ],
+        links: [{ href: value, text: value }],
+        lastUsed: true,
       },
     ],
-    email: [{ id: value, name: value, action: value }],
-    oauth: [{ id: value, name: value, action: value, logo: value }],
-    webauthn: [{ id: value, name: value, action: value, optionsUrl: value, conditional: true, emailLabel: value, create: { viaEmail: { action: value, callbackUrl: value } } }],
+    email: [{ id: value, name: value, action: value, button: value, value, error: value }],
+    oauth: [{ id: value, name: value, action: value, logo: value, button: value, lastUsed: true }],
+    webauthn: [{ id: value, name: value, action: value, optionsUrl: value, conditional: true, emailLabel: value, button: value, create: { viaEmail: { action: value, callbackUrl: value }, email: value } }],
   }
   return {
     signin,
-    signout: { csrfToken: value, callbackUrl: value, action: value },
+    signout: { csrfToken: value, callbackUrl: value, action: value, cancelUrl: value },
     error: { status: 200, heading: value, message: value, link: { href: value, text: value } },
-    "verify-request": { home: value },
+    "verify-request": {
+      home: value,
+      message: { before: value, after: value },
+      address: value,
+      resent: true,
+      resend: { action: value, fields: { csrfToken: value, email: value, callbackUrl: value } },
+      otherAddress: { href: value, text: value },
+    },
   }
 }
 
@@ -145,121 +159,133 @@ describe("the stylesheet and its CSP hash", () => {
 })
 
 describe("the sign-in page's forms", () => {
-  const providers: Provider[] = [
-    { id: "github", name: "GitHub", type: "oauth", style: { logo: "https://cdn.example/gh.svg" } },
-    { id: "passkey", name: "Passkey", type: "webauthn" },
-    { id: "mail", name: "Email", type: "email" },
-    Credentials({
-      credentials: {
-        username: { label: "Username" },
-        password: { label: "Password", type: "password" },
-        otp: { label: "One-time code", type: "text", autocomplete: "one-time-code", required: false, placeholder: "123456" },
-      },
-      authorize: () => null,
-    }),
-    Credentials({ id: "pin", name: "PIN", credentials: { pin: { type: "password" } }, authorize: () => null }),
-  ]
+  const github: Provider = { id: "github", name: "GitHub", type: "oauth", style: { logo: "https://cdn.example/gh.svg" } }
+  const passwordForm = Credentials({
+    credentials: {
+      username: { label: "Username" },
+      password: { label: "Password", type: "password" },
+      otp: { label: "One-time code", type: "text", autocomplete: "one-time-code", required: false, placeholder: "123456" },
+    },
+    authorize: () => null,
+  })
+  const pin = Credentials({ id: "pin", name: "PIN", credentials: { pin: { type: "password" } }, authorize: () => null })
   const CSRF = "a".repeat(64)
   const CALLBACK = "https://app.example/dashboard?tab=1&x=\"2\""
-  const model = signinModel({ providers, baseUrl: "https://app.example/auth", csrfToken: CSRF, callbackUrl: CALLBACK, error: "CredentialsSignin" })
-  const parsed = parseHtml(renderPage("signin", { title: "Sign in", css: BASE_STYLE.css, colorScheme: "auto" }, model))
-  const forms = byTag(parsed, "form")
-  const inputsOf = (form: Element) => parsed.elements.filter((element) => element.tagName === "input" && isInside(element, form))
-
+  const BASE = "https://app.example/auth"
+  const page = (providers: Provider[], extra: { error?: string; loginHint?: string; lastUsed?: string } = {}) =>
+    parseHtml(renderPage("signin", { title: "Sign in", css: BASE_STYLE.css, colorScheme: "auto" }, signinModel({ providers, baseUrl: BASE, csrfToken: CSRF, callbackUrl: CALLBACK, ...extra })))
   function isInside(element: Element, ancestor: Element): boolean {
     for (let node = element.parentNode; node; node = (node as Element).parentNode) if (node === ancestor) return true
     return false
   }
+  const inputsOf = (parsed: ReturnType<typeof parseHtml>, form: Element) => parsed.elements.filter((element) => element.tagName === "input" && isInside(element, form))
+  const shown = (parsed: ReturnType<typeof parseHtml>) => byTag(parsed, "input").filter((input) => attr(input, "type") !== "hidden" && attr(input, "hidden") === undefined)
+  const buttonsOf = (parsed: ReturnType<typeof parseHtml>) => byTag(parsed, "button").map((button) => textOf(button).trim())
 
-  test("one POST form per provider, to the provider's action", () => {
-    expect(forms.map((form) => attr(form, "action"))).toEqual([
-      "https://app.example/auth/signin/github",
-      "https://app.example/auth/callback/passkey",
-      // Issue #12: creating a first passkey proves the address first, by a magic link.
-      "https://app.example/auth/signin/mail",
-      "https://app.example/auth/signin/mail",
-      "https://app.example/auth/callback/credentials",
-      "https://app.example/auth/callback/pin",
-    ])
+  // One method takes an identifier (the username form; the PIN form has none): one step, as before.
+  const single = page([github, passwordForm, pin], { error: "CredentialsSignin", loginHint: "alice" })
+  const forms = byTag(single, "form")
+
+  test("a single step: one POST form per provider, to the provider's action", () => {
+    expect(forms.map((form) => attr(form, "action"))).toEqual([`${BASE}/signin/github`, `${BASE}/callback/credentials`, `${BASE}/callback/pin`])
     for (const form of forms) expect(attr(form, "method")).toBe("post")
   })
 
   test("every form has exactly one csrfToken and one callbackUrl hidden input with the model's values", () => {
-    expect(forms.length).toBe(6)
-    // The "create a passkey" form comes back to the passkey set-up page, then to the callback URL.
-    const setup = `https://app.example/auth/passkey-setup/passkey?${new URLSearchParams({ callbackUrl: CALLBACK })}`
     for (const form of forms) {
-      const creates = forms.indexOf(form) === 2
-      const hidden = inputsOf(form).filter((input) => attr(input, "type") === "hidden")
-      // The passkey form also carries the ceremony's action and response, filled in by its script.
-      const extra = attr(form, "data-gatehouse-webauthn") !== undefined ? ["action", "data"] : []
-      expect(hidden.map((input) => attr(input, "name")).sort()).toEqual(["callbackUrl", "csrfToken", ...extra].sort())
+      const hidden = inputsOf(single, form).filter((input) => attr(input, "type") === "hidden")
+      expect(hidden.map((input) => attr(input, "name")).sort()).toEqual(["callbackUrl", "csrfToken"])
       expect(attr(hidden.find((input) => attr(input, "name") === "csrfToken")!, "value")).toBe(CSRF)
-      expect(attr(hidden.find((input) => attr(input, "name") === "callbackUrl")!, "value")).toBe(creates ? setup : CALLBACK)
+      expect(attr(hidden.find((input) => attr(input, "name") === "callbackUrl")!, "value")).toBe(CALLBACK)
     }
   })
 
   test("every visible input has a unique id and a <label for> naming it", () => {
-    const visible = byTag(parsed, "input").filter((input) => attr(input, "type") !== "hidden")
-    expect(visible.length).toBe(6)
-    const ids = visible.map((input) => attr(input, "id"))
-    expect(new Set(ids).size).toBe(ids.length)
-    const labels = byTag(parsed, "label")
-    for (const input of visible) {
-      const id = attr(input, "id")!
-      expect(id).toBeTruthy()
-      const matching = labels.filter((label) => attr(label, "for") === id)
-      expect(matching).toHaveLength(1)
-      expect(textOf(matching[0]!).trim().length).toBeGreaterThan(0)
+    for (const parsed of [single, page([github, passwordForm, { id: "mail", name: "Email", type: "email" }]), page([passwordForm, { id: "passkey", name: "Passkey", type: "webauthn" }], { loginHint: "a@b.example" })]) {
+      const visible = shown(parsed)
+      const ids = visible.map((input) => attr(input, "id"))
+      expect(new Set(ids).size).toBe(ids.length)
+      const labels = byTag(parsed, "label")
+      for (const input of visible) {
+        const matching = labels.filter((label) => attr(label, "for") === attr(input, "id"))
+        expect(matching).toHaveLength(1)
+        expect(textOf(matching[0]!).trim().length).toBeGreaterThan(0)
+      }
     }
   })
 
-  test("labels, names, types, autocomplete, placeholder and required follow the model", () => {
+  test("labels, names, types, autocomplete, placeholder, required and the typed identifier follow the model", () => {
     const describeInput = (input: Element) => ({
-      label: textOf(byTag(parsed, "label").find((label) => attr(label, "for") === attr(input, "id"))!),
+      label: textOf(byTag(single, "label").find((label) => attr(label, "for") === attr(input, "id"))!),
       name: attr(input, "name"),
       type: attr(input, "type"),
       autocomplete: attr(input, "autocomplete"),
       placeholder: attr(input, "placeholder"),
       required: attr(input, "required") !== undefined,
+      value: attr(input, "value"),
     })
-    const visible = byTag(parsed, "input").filter((input) => attr(input, "type") !== "hidden")
-    expect(visible.map(describeInput)).toEqual([
-      { label: "Email (to create an account)", name: "email", type: "email", autocomplete: "email", placeholder: undefined, required: true },
-      // The magic-link field also offers the site's passkeys (conditional UI).
-      { label: "Email", name: "email", type: "email", autocomplete: "email webauthn", placeholder: "you@example.com", required: true },
-      { label: "Username", name: "username", type: "text", autocomplete: "username", placeholder: undefined, required: true },
-      { label: "Password", name: "password", type: "password", autocomplete: "current-password", placeholder: undefined, required: true },
-      { label: "One-time code", name: "otp", type: "text", autocomplete: "one-time-code", placeholder: "123456", required: false },
-      { label: "Pin", name: "pin", type: "password", autocomplete: "current-password", placeholder: undefined, required: true },
+    expect(shown(single).map(describeInput)).toEqual([
+      { label: "Username", name: "username", type: "text", autocomplete: "username", placeholder: undefined, required: true, value: "alice" },
+      { label: "Password", name: "password", type: "password", autocomplete: "current-password", placeholder: undefined, required: true, value: undefined },
+      { label: "One-time code", name: "otp", type: "text", autocomplete: "one-time-code", placeholder: "123456", required: false, value: undefined },
+      { label: "Pin", name: "pin", type: "password", autocomplete: "current-password", placeholder: undefined, required: true, value: undefined },
     ])
   })
 
-  test("issue #12: the passkey sign-in form asks for no address; creating a passkey is its own labelled form", () => {
-    const passkey = forms[1]!
-    expect(attr(passkey, "data-action")).toBe("authenticate")
-    expect(inputsOf(passkey).filter((input) => attr(input, "type") !== "hidden")).toEqual([])
-    const create = forms[2]!
-    const heading = parsed.elements.find((element) => element.tagName === "h2")
-    expect(textOf(heading!)).toBe("New here? Create a passkey")
-    expect(inputsOf(create).filter((input) => attr(input, "type") !== "hidden").map((input) => attr(input, "name"))).toEqual(["email"])
+  test("issue #26: wrong credentials are told beside the password field (aria-describedby, aria-invalid), as an alert", () => {
+    const password = shown(single).find((input) => attr(input, "name") === "password")!
+    expect(attr(password, "aria-invalid")).toBe("true")
+    const described = single.elements.find((element) => attr(element, "id") === attr(password, "aria-describedby"))!
+    expect(textOf(described)).toBe(SIGNIN_ERRORS.CredentialsSignin)
+    expect(attr(described, "role")).toBe("alert")
+    expect(single.elements.filter((element) => attr(element, "role") === "alert")).toHaveLength(1)
+    expect(attr(password, "autofocus")).toBeDefined()
   })
 
-  test("every form has one submit button naming its provider; the OAuth logo is decorative", () => {
-    for (const form of forms) {
-      const buttons = parsed.elements.filter((element) => element.tagName === "button" && isInside(element, form))
-      expect(buttons).toHaveLength(1)
-      expect(attr(buttons[0]!, "type")).toBe("submit")
-      expect(textOf(buttons[0]!)).toMatch(forms.indexOf(form) === 2 ? /^Email me a link to create a passkey$/ : /^Sign in with \S/)
-    }
-    const logo = byTag(parsed, "img")
+  test("each submit button: the OAuth one names its provider, credentials forms theirs (a built-in name translated); the OAuth logo is decorative", () => {
+    expect(buttonsOf(single)).toEqual(["Sign in with GitHub", "Sign in with password", "Sign in with PIN"])
+    expect(buttonsOf(page([github, passwordForm]))).toEqual(["Sign in with GitHub", "Sign in"])
+    const two = page([github, passwordForm, pin, Credentials({ id: "more", name: "Staff login", credentials: { username: {}, password: { type: "password" } }, authorize: () => null })], { loginHint: "x@y.example" })
+    expect(buttonsOf(two)).toContain("Sign in with Staff login")
+    const logo = byTag(single, "img")
     expect(logo.map((img) => [attr(img, "src"), attr(img, "alt")])).toEqual([["https://cdn.example/gh.svg", ""]])
   })
 
-  test("the error message is an alert; groups are separated by dividers", () => {
-    const alert = parsed.elements.filter((element) => attr(element, "role") === "alert")
-    expect(alert.map(textOf)).toEqual([SIGNIN_ERRORS.CredentialsSignin])
-    expect(parsed.elements.filter((element) => attr(element, "role") === "separator")).toHaveLength(3)
+  const all: Provider[] = [github, { id: "passkey", name: "Passkey", type: "webauthn" }, { id: "mail", name: "Email", type: "email" }, passwordForm, pin]
+
+  test("issue #26, step one: the OAuth button, one identifier field (a GET form back to the page), forms without an identifier, the passkey", () => {
+    const first = page(all)
+    const [oauth, identify, pinForm, passkey] = byTag(first, "form")
+    expect(byTag(first, "form")).toHaveLength(4)
+    expect(attr(oauth!, "action")).toBe(`${BASE}/signin/github`)
+    expect([attr(identify!, "method"), attr(identify!, "action")]).toEqual(["get", `${BASE}/signin`])
+    expect(inputsOf(first, identify!).map((input) => [attr(input, "name"), attr(input, "type"), attr(input, "autocomplete") ?? null])).toEqual([
+      ["callbackUrl", "hidden", null],
+      ["login_hint", "text", "username webauthn"],
+    ])
+    expect(attr(pinForm!, "action")).toBe(`${BASE}/callback/pin`)
+    expect(attr(passkey!, "data-action")).toBe("authenticate")
+    expect(byTag(first, "label").map(textOf)).toEqual(["Email or username", "Pin"])
+    expect(buttonsOf(first)).toEqual(["Sign in with GitHub", "Continue", "Sign in with PIN", "Sign in with a passkey"])
+  })
+
+  test("issue #26, step two for an address: what it can use, the identifier carried along (never asked again), creating a passkey as a button", () => {
+    const second = page(all, { loginHint: "ada@example.com", lastUsed: "mail" })
+    const forms = byTag(second, "form")
+    expect(forms.map((form) => attr(form, "action"))).toEqual([`${BASE}/signin/mail`, `${BASE}/callback/passkey`, `${BASE}/callback/credentials`, `${BASE}/signin/mail`])
+    // The last used method comes first, marked.
+    expect(buttonsOf(second)).toEqual(["Email me a link or code Last used", "Sign in with a passkey", "Sign in", "Email me a link to create a passkey"])
+    const carried = (form: Element, name: string) => attr(inputsOf(second, form).find((input) => attr(input, "name") === name)!, "value")
+    expect(carried(forms[0]!, "email")).toBe("ada@example.com")
+    expect(carried(forms[2]!, "username")).toBe("ada@example.com")
+    expect(carried(forms[3]!, "email")).toBe("ada@example.com")
+    expect(shown(second).map((input) => attr(input, "name"))).toEqual(["password", "otp"])
+    expect(textOf(second.document)).toContain("Use another account")
+  })
+
+  test("issue #26, step two for a username: no magic link; the password form and the passkey", () => {
+    const second = page(all, { loginHint: "alice" })
+    expect(byTag(second, "form").map((form) => attr(form, "action"))).toEqual([`${BASE}/callback/passkey`, `${BASE}/callback/credentials`])
   })
 
   test("no error: no alert; no provider: a sentence instead of forms", () => {

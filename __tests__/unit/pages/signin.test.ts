@@ -20,8 +20,8 @@ const oauth = (id: string, logo?: unknown): Provider =>
   ({ id, name: `${id} name`, type: "oauth", ...(logo === undefined ? {} : { style: { logo: logo as string } }) }) as Provider
 
 // The built-in English catalog, the capabilities' texts too (their `signin.error.<Type>`), as a request's.
-function model(providers: Provider[], error?: string) {
-  return signinModel({ providers, baseUrl: BASE, csrfToken: "csrf-token-value", callbackUrl: "https://app.example/dashboard", error, t: ENGLISH })
+function model(providers: Provider[], error?: string, loginHint?: string) {
+  return signinModel({ providers, baseUrl: BASE, csrfToken: "csrf-token-value", callbackUrl: "https://app.example/dashboard", error, t: ENGLISH, loginHint })
 }
 
 describe("signinModel: providers", () => {
@@ -30,7 +30,7 @@ describe("signinModel: providers", () => {
     expect(result.csrfToken).toBe("csrf-token-value")
     expect(result.callbackUrl).toBe("https://app.example/dashboard")
     expect(result.error).toBeUndefined()
-    expect(result).toEqual({ csrfToken: "csrf-token-value", callbackUrl: "https://app.example/dashboard", error: undefined, credentials: [], email: [], oauth: [], webauthn: [] })
+    expect(result).toEqual({ csrfToken: "csrf-token-value", callbackUrl: "https://app.example/dashboard", step: "single", credentials: [], email: [], oauth: [], webauthn: [] })
   })
 
   test("groups providers by kind, keeping configuration order inside each group", () => {
@@ -44,24 +44,23 @@ describe("signinModel: providers", () => {
       { id: "magic", name: "Magic link", type: "email" },
       credentialsProvider({ code: {} }, "otp", "One-time code"),
     ]
-    const result = model(providers)
-    expect(result.oauth.map((p) => p.id)).toEqual(["github", "google", "gitlab"])
+    // Step two for an address: every group of what an address can use (the OAuth buttons are step one's).
+    const result = model(providers, undefined, "ada@example.com")
+    expect(model(providers).oauth.map((p) => p.id)).toEqual(["github", "google", "gitlab"])
     expect(result.email.map((p) => p.id)).toEqual(["mail", "magic"])
-    expect(result.credentials.map((p) => p.id)).toEqual(["password-login", "otp"])
+    // The one-time-code form takes no identifier: it is on step one.
+    expect(result.credentials.map((p) => p.id)).toEqual(["password-login"])
+    expect(model(providers).credentials.map((p) => p.id)).toEqual(["otp"])
     expect(result.webauthn.map((p) => p.id)).toEqual(["passkey"])
-    expect(result.credentials.map((p) => p.name)).toEqual(["Password", "One-time code"])
+    expect(result.credentials.map((p) => p.name)).toEqual(["Password"])
     expect(result.email.map((p) => p.name)).toEqual(["Email", "Magic link"])
     expect(result.webauthn[0]!.name).toBe("Passkey")
-    expect(result.oauth[1]!.name).toBe("Google")
+    expect(model(providers).oauth[1]!.name).toBe("Google")
   })
 
   test("credentials and passkey forms post to the callback; OAuth and email post to signin/<id>", () => {
-    const result = model([
-      credentialsProvider({ username: {} }),
-      oauth("github"),
-      { id: "mail", name: "Email", type: "email" },
-      { id: "passkey", name: "Passkey", type: "webauthn" },
-    ])
+    const providers: Provider[] = [credentialsProvider({ username: {} }), oauth("github"), { id: "mail", name: "Email", type: "email" }, { id: "passkey", name: "Passkey", type: "webauthn" }]
+    const result = { ...model(providers, undefined, "ada@example.com"), oauth: model(providers).oauth }
     expect(result.credentials[0]!.action).toBe(`${BASE}/callback/credentials`)
     expect(result.oauth[0]!.action).toBe(`${BASE}/signin/github`)
     expect(result.email[0]!.action).toBe(`${BASE}/signin/mail`)
@@ -73,8 +72,8 @@ describe("signinModel: providers", () => {
   test("only the model's own fields are exposed for non-credentials providers (no secrets or functions)", () => {
     const secretive = { id: "github", name: "GitHub", type: "oauth", clientSecret: "s3cr3t", profile: () => ({}) } as unknown as Provider
     const result = model([secretive, { id: "mail", name: "Email", type: "email", server: "smtp://user:pw@host" } as unknown as Provider])
-    expect(result.oauth[0]).toEqual({ id: "github", name: "GitHub", action: `${BASE}/signin/github`, logo: undefined })
-    expect(result.email[0]).toEqual({ id: "mail", name: "Email", action: `${BASE}/signin/mail` })
+    expect(result.oauth[0]).toEqual({ id: "github", name: "GitHub", action: `${BASE}/signin/github`, logo: undefined, button: "Sign in with GitHub" })
+    expect(result.email[0]).toEqual({ id: "mail", name: "Email", action: `${BASE}/signin/mail`, button: "Email me a link or code" })
     expect(JSON.stringify(result)).not.toContain("s3cr3t")
     expect(JSON.stringify(result)).not.toContain("user:pw")
   })

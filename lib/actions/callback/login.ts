@@ -24,6 +24,7 @@ import { clearEnrolment } from "../../two-factor/enrolment.js"
 import { keepReservedFacts, TOKEN_FACTS } from "../../session/reserved-facts.js"
 import { claimPending, type SecondFactorAmr } from "../../two-factor/claim.js"
 import type { PendingSignIn } from "../../two-factor/pending.js"
+import { lastUsedCookie } from "../../pages/signin-last-used.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -149,6 +150,9 @@ export async function startSession(ctx: RequestContext, result: SignInResult, ca
   }
   // A sign-in that waited for enrolment in this browser is over (a no-op when there was none).
   ctx.outCookies.push(...clearEnrolment(ctx))
+  // The sign-in page marks this way in as "Last used" in this browser (issue #26).
+  const provider = config.providers.byId.get(result.account.provider)
+  if (provider) ctx.outCookies.push(lastUsedCookie(ctx, provider.type, provider.id))
   await fireEvent(config, "signIn", { user: result.user, account: result.account, profile: result.profile, isNewUser: result.isNewUser })
   rotateCsrfToken(ctx)
   return destination(ctx, result, callbackUrl)
