@@ -126,4 +126,6 @@ export interface Theme {
   logo?: string
   /** Text colour on brand-coloured buttons. */
   buttonText?: string
+  /** The app's name, in the account page's header (default: the site's host name). */
+  appName?: string
 }

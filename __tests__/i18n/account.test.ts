@@ -76,7 +76,9 @@ describe.each(LOCALES)("the account page in %s", (locale) => {
     expect(page.res.headers["content-language"]).toBe(locale)
     expect(page.texts("h1")).toEqual([HEADING[locale]])
     expect(page.texts("title")).toEqual([HEADING[locale]])
-    expect(page.texts("h2")).toEqual([t["account.profile.heading"], t["account.methods.heading"], t["account.passkeys.heading"], t["account.devices.heading"], t["account.delete.heading"]])
+    expect(page.texts("h2")).toEqual([t["account.profile.heading"], t["account.security.heading"], t["account.devices.heading"], t["account.danger.heading"]])
+    expect(page.texts("h3")).toEqual(expect.arrayContaining([t["account.methods.heading"], t["account.passkeys.heading"], t["account.delete.heading"]]))
+    expect(page.texts("a")).toEqual(expect.arrayContaining([t["account.header.signOut"], t["account.profile.heading"], t["account.danger.heading"]]))
     expect(page.texts("label")).toEqual(expect.arrayContaining([t["account.profile.name"], t["account.email.label"], t["account.delete.confirm"]]))
     const buttons = page.texts("button")
     expect(buttons).toEqual(expect.arrayContaining([t["account.profile.save"], t["account.email.button"], fill(t["account.methods.connect"], { provider: "GitHub" }), DELETE[locale]]))
@@ -84,7 +86,9 @@ describe.each(LOCALES)("the account page in %s", (locale) => {
     expect(page.texts("a")).toContain(t["account.passkeys.add"])
     expect(page.text).toContain(`${t["account.profile.email"]}: ${ALICE.email}`)
     expect(page.text).toContain(`GitHub: ${t["account.methods.notConnected"]}`)
-    expect(page.text).toContain(`(${t["account.devices.current"]})`)
+    expect(page.text).toContain(t["account.devices.current"])
+    // The test's requests come from this computer: its place, in the language.
+    expect(page.text).toContain(fill(t["account.devices.place"], { place: t["devices.place.loopback"] }))
     // When this device signed in, in the language's date format.
     const today = new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(new Date())
     expect(page.text).toContain(fill(t["account.devices.since"], { date: today }).split(today)[0]! + today)

@@ -20,6 +20,11 @@ declare module "../types.js" {
   interface CapabilityPages {
     /** The account page (`GET <base>/account`): signed-in visitors are sent to this page instead. */
     account?: string
+    /**
+     * The app's home page: the account page's header links back to it (default: the callback URL
+     * the account page was opened for, else the site's root).
+     */
+    home?: string
   }
 }
 
@@ -50,7 +55,7 @@ export const account: Capability = {
   events: ["unlinkAccount", "deleteUser"],
   auditTypes: ACCOUNT_AUDIT_TYPES,
   auditEvents: ACCOUNT_AUDIT_EVENTS,
-  options: { pages: ["account"] },
+  options: { pages: ["account", "home"] },
   routes: {
     account: {
       GET: { handler: lazy(() => import("./actions/page.js"), "accountPage"), head: true },

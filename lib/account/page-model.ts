@@ -7,7 +7,11 @@ import { listUserSessions } from "../devices/list.js"
 import { isPasswordProvider } from "../password/actions/common.js"
 import type { AdapterAuthenticator } from "../adapters.js"
 import { keepsPasskeyDetails } from "../passkeys/record.js"
-import { userAgentParts } from "../devices/user-agent.js"
+import { labelWith } from "../devices/label.js"
+import { placeWith } from "../devices/place.js"
+import { formatDateTime, formatRelativeTime, timeOf } from "../devices/when.js"
+import { twoFactorStatus, type TwoFactorSection } from "./two-factor-section.js"
+import { accountHeader, type AccountHeader } from "./header.js"
 
 export interface PasskeyItem {
   id: string
@@ -22,8 +26,25 @@ export interface PasskeyItem {
   notUsed: boolean
 }
 
+export interface DeviceItem {
+  id: string
+  current: boolean
+  /** "Chrome on macOS", or the page's "Unknown device". */
+  label: string
+  /** "This computer", "Local network", a public address; null when unknown. */
+  place: string | null
+  /** When it was last active: "5 minutes ago" (`lastActiveAt`: the full date and time; `lastActiveIso`: ISO 8601). */
+  lastActive: string | null
+  lastActiveAt: string | null
+  lastActiveIso: string | null
+  /** When it signed in, as a date and time. */
+  since: string | null
+}
+
 export interface AccountModel {
   csrfToken: string
+  /** The header: the app's name, its logo, the link back to the app and the sign-out page. */
+  header: AccountHeader
   base: string
   back: string
   error?: string
@@ -37,15 +58,11 @@ export interface AccountModel {
   providers: Array<{ id: string; name: string; linked: boolean }>
   /** `rename`: the adapter keeps passkey names (`updateAuthenticator`), so each has a Rename form. */
   passkeys?: { items: PasskeyItem[]; addUrl: string; rename: boolean }
-  devices?: Array<{ id: string; current: boolean; label: string; ip: string | null; since: string | null }>
-}
-
-/** "Firefox · Linux" from a user agent: the browser and the system, or null. */
-export function deviceLabel(userAgent: string | null): string | null {
-  if (!userAgent) return null
-  const { browser, system } = userAgentParts(userAgent)
-  if (browser && system) return `${browser} · ${system}`
-  return browser ?? system ?? userAgent.slice(0, 60)
+  /** Two-step verification, when the `twoFactor` option is on. */
+  twoFactor?: TwoFactorSection
+  devices?: DeviceItem[]
+  /** The in-page navigation: the sections this page has, in order. */
+  sections: Array<{ id: string; label: string }>
 }
 
 /**
@@ -54,12 +71,12 @@ export function deviceLabel(userAgent: string | null): string | null {
  * passkey registered before it kept them) are left out, and `notUsed` says a known passkey has
  * not signed in yet.
  */
-function passkeyItem(passkey: AdapterAuthenticator, t: Messages, when: Intl.DateTimeFormat): PasskeyItem {
+function passkeyItem(passkey: AdapterAuthenticator, t: Messages, tag: string): PasskeyItem {
   // Defensive: another adapter's record may carry a string or an invalid date in these fields (and
   // a Date from another realm fails instanceof, so it is recognised by its getTime).
   const date = (value: unknown) => {
-    const time = typeof (value as Date | null)?.getTime === "function" ? (value as Date).getTime() : typeof value === "string" ? Date.parse(value) : NaN
-    return Number.isFinite(time) ? when.format(time) : null
+    const time = timeOf(value)
+    return time === null ? null : formatDateTime(time, tag)
   }
   const created = date(passkey.createdAt)
   const lastUsed = date(passkey.lastUsedAt)
@@ -87,31 +104,48 @@ export async function accountModel(
     .filter((provider) => provider.type === "oauth" || provider.type === "oidc")
     .map((provider) => ({ id: provider.id, name: provider.name, linked: methods.accounts.some((account) => account.provider === provider.id) }))
   const hasPasskeys = config.providers.list.some((provider) => provider.type === "webauthn")
-  const when = new Intl.DateTimeFormat(input.tag, { dateStyle: "medium", timeStyle: "short" })
+  const { t, tag } = input
   const sessions = await listUserSessions(config, holder.identity).catch(() => undefined)
+  const twoFactor = await twoFactorStatus(ctx, holder.user.id, back, tag)
+  const changePasswordUrl = config.providers.list.some(isPasswordProvider) ? `${base}/change-password?${new URLSearchParams({ callbackUrl: back })}` : undefined
+  const sections = [
+    { id: "profile", label: t["account.profile.heading"] },
+    ...(changePasswordUrl || twoFactor || hasPasskeys || providers.length ? [{ id: "security", label: t["account.security.heading"] }] : []),
+    ...(sessions ? [{ id: "devices", label: t["account.devices.heading"] }] : []),
+    { id: "danger", label: t["account.danger.heading"] },
+  ]
   return {
     csrfToken: input.csrfToken,
+    header: await accountHeader(ctx, t),
+    sections,
+    twoFactor,
     base,
     back,
     error: input.error,
     saved: input.saved,
     user: { name: holder.user.name ?? "", email: holder.user.email },
     emailChange: config.providers.list.some((provider) => provider.type === "email"),
-    changePasswordUrl: config.providers.list.some(isPasswordProvider) ? `${base}/change-password?${new URLSearchParams({ callbackUrl: back })}` : undefined,
+    changePasswordUrl,
     providers,
     passkeys: hasPasskeys
       ? {
-          items: methods.passkeys.map((passkey) => passkeyItem(passkey, input.t, when)),
+          items: methods.passkeys.map((passkey) => passkeyItem(passkey, t, tag)),
           addUrl: `${base}/passkey-setup?${new URLSearchParams({ callbackUrl: back })}`,
           rename: keepsPasskeyDetails(config.adapter),
         }
       : undefined,
-    devices: sessions?.map((session) => ({
-      id: session.id,
-      current: session.current,
-      label: deviceLabel(session.userAgent) ?? input.t["account.devices.unknown"],
-      ip: session.ip,
-      since: session.createdAt ? when.format(new Date(session.createdAt)) : null,
-    })),
+    devices: sessions?.map((session): DeviceItem => {
+      const active = session.lastSeenAt ?? session.createdAt
+      return {
+        id: session.id,
+        current: session.current,
+        label: labelWith(session.userAgent, t) ?? t["account.devices.unknown"],
+        place: placeWith(session.ip, t),
+        lastActive: active ? formatRelativeTime(active, tag) : null,
+        lastActiveAt: active ? formatDateTime(active, tag) : null,
+        lastActiveIso: active,
+        since: session.createdAt ? formatDateTime(session.createdAt, tag) : null,
+      }
+    }),
   }
 }

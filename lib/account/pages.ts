@@ -4,6 +4,6 @@
  */
 import { capabilityPage } from "../pages/capability-page.js"
 
-export const ACCOUNT_PAGE = capabilityPage(import.meta.url, "account", "account.heading")
+export const ACCOUNT_PAGE = capabilityPage(import.meta.url, "account", "account.heading", { wide: true })
 export const CONFIRM_EMAIL_PAGE = capabilityPage(import.meta.url, "account-confirm-email", "account.email.confirmHeading")
 export const UNDO_EMAIL_PAGE = capabilityPage(import.meta.url, "account-undo-email", "notices.undo.heading")

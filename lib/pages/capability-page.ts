@@ -14,12 +14,14 @@ export interface CapabilityPage {
   readonly title: MessageKey
   /** It runs the WebAuthn script (views/assets/webauthn.js) when a passkey provider is configured. */
   readonly webauthn: boolean
+  /** Its template draws the whole page (header, navigation, main) at a wide width, not the centred card. */
+  readonly wide: boolean
 }
 
 /**
  * `capabilityPage(import.meta.url, "<name>", "<title's text key>", { webauthn: true })`: the
  * template `views/<name>.ejs` beside the module that calls it.
  */
-export function capabilityPage(moduleUrl: string, name: string, title: MessageKey, options: { webauthn?: boolean } = {}): CapabilityPage {
-  return Object.freeze({ template: new URL(`views/${name}.ejs`, moduleUrl).href, title, webauthn: options.webauthn ?? false })
+export function capabilityPage(moduleUrl: string, name: string, title: MessageKey, options: { webauthn?: boolean; wide?: boolean } = {}): CapabilityPage {
+  return Object.freeze({ template: new URL(`views/${name}.ejs`, moduleUrl).href, title, webauthn: options.webauthn ?? false, wide: options.wide ?? false })
 }

@@ -61,9 +61,10 @@ export function pageResponse(ctx: PageContext, name: PageTemplate | CapabilityPa
   const { locale, negotiated } = localized ? (chosen ?? pageLocale(ctx)) : { locale: ctx.config.i18n.fallback, negotiated: false }
   const { tag, messages } = locale
   const view = name === "error" ? localizeErrorModel(model as ErrorModel, messages) : model
-  const shownTitle = name === "error" ? (view as ErrorModel).heading : key !== undefined ? messages[key] : title
+  // The error and notice pages' titles are their headings (a notice page shows one of several).
+  const shownTitle = name === "error" ? (view as ErrorModel).heading : name === "notice" ? title : key !== undefined ? messages[key] : title
   const style = themeStyle(ctx.config.theme, ctx.config.providers.list, ctx.config)
-  const body = renderPage(name, { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo }, view, pageTexts(messages))
+  const body = renderPage(name, { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo, wide: typeof name !== "string" && name.wide }, view, pageTexts(messages))
   const scripts = (name === "signin" || (typeof name !== "string" && name.webauthn)) && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
   const response = html(body, pageCsp(style, scripts), status)
   const headers: Record<string, string> = { ...response.headers, "Content-Language": tag }

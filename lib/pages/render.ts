@@ -59,6 +59,8 @@ export interface LayoutModel {
   css: string
   colorScheme: "auto" | "dark" | "light"
   logo?: string
+  /** The body is the whole page (a capability's wide page): no centred card around it. */
+  wide?: boolean
 }
 
 /** A template on its own (the mail's parts). */

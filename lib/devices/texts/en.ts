@@ -6,4 +6,7 @@
 export const en = {
   "error.RevocationPending.heading": "Not confirmed yet",
   "error.RevocationPending.message": "Your other sessions could not be signed out everywhere just now: this server refuses them already and keeps trying. Please try again in a moment to confirm.",
+  "devices.label": "{browser} on {system}",
+  "devices.place.loopback": "This computer",
+  "devices.place.private": "Local network",
 } as const

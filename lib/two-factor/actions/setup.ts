@@ -10,7 +10,10 @@
  *   then the record is stored (secret sealed) with 10 recovery codes, shown once; `twoFactorEnabled`;
  *   a sign-in that waited for this enrolment then starts its session (`amr` with `otp`);
  * - `regenerate`: 10 new recovery codes replace the old ones, shown once;
- * - `disable`: the record and codes are removed; `twoFactorDisabled`.
+ * - `disable`: the record and codes are removed; `twoFactorDisabled`; from the account page
+ *   (`callbackUrl` is it), back there with the notice that it is off;
+ * - `download`: the codes just shown, as a text file (`codesToken`: them, sealed in the page for
+ *   10 minutes; issue #26), so the page needs no script and no `data:` URL.
  */
 import QRCode from "qrcode"
 import type { Adapter, AdapterUser } from "../../adapters.js"
@@ -22,6 +25,7 @@ import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { ensureCsrfToken } from "../../core/csrf.js"
 import { fireEvent } from "../../core/events.js"
 import { bodyString, queryParam } from "../../core/request.js"
+import { redirect } from "../../core/response.js"
 import { decode, encode } from "../../jwt/encode-decode.js"
 import { signinErrorText } from "../../pages/messages.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
@@ -39,6 +43,7 @@ import { holderOrSignIn, isHolder } from "../../session/assurance.js"
 
 type Storage = Required<Pick<Adapter, "getTwoFactor" | "enableTwoFactor" | "replaceRecoveryCodes" | "countRecoveryCodes" | "disableTwoFactor">>
 const SETUP_SALT = "gatehouse.two-factor.setup"
+const CODES_SALT = "gatehouse.two-factor.codes"
 const SHOWN_ON_PAGE = new Set(["TwoFactorCodeInvalid", "TwoFactorCodeReplayed", "RecoveryCodeUsed", "RateLimited"])
 
 const storage = (ctx: RequestContext) => ctx.config.adapter as Storage
@@ -48,6 +53,31 @@ function render(ctx: RequestContext, model: Record<string, unknown>, error?: Aut
   const full = { action: `${ctx.baseUrl}/two-factor/setup`, csrfToken: ensureCsrfToken(ctx), ...model, error: error ? signinErrorText(chosen.locale.messages, error.type) : undefined }
   const status = error instanceof RateLimited ? 429 : error ? 400 : 200
   return pageResponse(ctx, SETUP_PAGE, chosen.locale.messages["twoFactor.setup.heading"], full, status, chosen)
+}
+
+/** The recovery codes page: the codes, once, with them sealed for the download button. */
+async function codesView(ctx: RequestContext, user: AdapterUser, codes: string[], callbackUrl: string, done: "enabled" | "renewed"): Promise<ResponseInternal> {
+  const codesToken = await encode({ token: { sub: user.id, codes }, secret: [...ctx.config.secrets], salt: CODES_SALT, maxAge: PENDING_SECONDS })
+  return render(ctx, { view: "codes", codes, codesToken, done, callbackUrl })
+}
+
+/** `intent=download`: the codes sealed in the page, as a text file; the page again when they expired. */
+async function download(ctx: RequestContext, user: AdapterUser): Promise<ResponseInternal> {
+  const opened = await decode<{ sub?: string; codes?: unknown }>({ token: bodyString(ctx.request, "codesToken"), secret: [...ctx.config.secrets], salt: CODES_SALT }).catch(() => null)
+  const codes = Array.isArray(opened?.codes) && opened.sub === user.id ? opened.codes.filter((code): code is string => typeof code === "string") : []
+  if (!codes.length) throw new TwoFactorExpired("The recovery codes can be downloaded only for 10 minutes after they are shown")
+  const site = new URL(ctx.baseUrl).host
+  const body = `${site}\n${user.email ?? ""}\n\n${codes.join("\n")}\n`
+  return {
+    status: 200,
+    body,
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Disposition": `attachment; filename="recovery-codes-${site.replace(/[^A-Za-z0-9.-]/g, "_")}.txt"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  }
 }
 
 /** The enrolment form for a new secret (or the same one again, after a wrong code). */
@@ -109,11 +139,11 @@ async function enable(ctx: RequestContext, user: AdapterUser, callbackUrl: strin
   await storage(ctx).enableTwoFactor({ userId: user.id, secret: await sealSecret(ctx.config, secret), enabledAt: new Date() }, codes.map(hashRecoveryCode))
   await fireEvent(ctx.config, "twoFactorEnabled", { userId: user.id })
   sendSecurityNotice(ctx, user, "twoFactorEnabled")
-  if (enrolment?.userId !== user.id) return render(ctx, { view: "codes", codes, callbackUrl })
+  if (enrolment?.userId !== user.id) return codesView(ctx, user, codes, callbackUrl, "enabled")
   // ...then its session starts, the code just typed as its second factor; the page leads on.
   const { user: signedIn, account, profile, isNewUser, notice } = enrolment
   const next = await startSession(ctx, { user: signedIn, account, profile, isNewUser, notice }, enrolment.callbackUrl, { amr: [...enrolment.amr, "otp"], authTime: Math.floor(Date.now() / 1000) })
-  return render(ctx, { view: "codes", codes, callbackUrl: next })
+  return codesView(ctx, user, codes, next, "enabled")
 }
 
 async function change(ctx: RequestContext, user: AdapterUser, callbackUrl: string, intent: "regenerate" | "disable"): Promise<ResponseInternal> {
@@ -127,12 +157,14 @@ async function change(ctx: RequestContext, user: AdapterUser, callbackUrl: strin
     await storage(ctx).disableTwoFactor(user.id)
     await fireEvent(ctx.config, "twoFactorDisabled", { userId: user.id })
     sendSecurityNotice(ctx, user, "twoFactorDisabled")
+    const accountPage = `${ctx.baseUrl}/account`
+    if (!ctx.wantsJson && callbackUrl.split(/[?#]/)[0] === accountPage) return redirect(`${accountPage}?saved=two-factor-off#security`)
     return render(ctx, { view: "off", callbackUrl })
   }
   const codes = newRecoveryCodes()
   await storage(ctx).replaceRecoveryCodes(user.id, codes.map(hashRecoveryCode))
   sendSecurityNotice(ctx, user, "recoveryCodesReplaced")
-  return render(ctx, { view: "codes", codes, callbackUrl })
+  return codesView(ctx, user, codes, callbackUrl, "renewed")
 }
 
 export async function twoFactorSetupSubmit(ctx: RequestContext): Promise<ResponseInternal> {
@@ -140,6 +172,7 @@ export async function twoFactorSetupSubmit(ctx: RequestContext): Promise<Respons
   const user = await signedInUser(ctx, callbackUrl)
   if (!("id" in user)) return user
   const intent = bodyString(ctx.request, "intent")
+  if (intent === "download") return download(ctx, user)
   const enrolled = await storage(ctx).getTwoFactor(user.id)
   if (intent === "enable" && !enrolled) return enable(ctx, user, callbackUrl)
   if ((intent === "regenerate" || intent === "disable") && enrolled) return change(ctx, user, callbackUrl, intent)

@@ -30,4 +30,10 @@ export const de: TextsOf<typeof en> = {
   "twoFactor.manage.disable": "Ausschalten",
   "twoFactor.off.heading": "Die Bestätigung in zwei Schritten ist ausgeschaltet",
   "twoFactor.off.message": "Zur Anmeldung genügt jetzt der erste Schritt. Sie können sie jederzeit wieder einschalten.",
+  "twoFactor.codes.enabled": "Die Bestätigung in zwei Schritten ist jetzt eingeschaltet.",
+  "twoFactor.codes.renewed": "Neue Wiederherstellungscodes wurden erstellt. Die alten funktionieren nicht mehr.",
+  "twoFactor.codes.copy": "Als Text kopieren",
+  "twoFactor.codes.copyLabel": "Wiederherstellungscodes, einer pro Zeile: zum Kopieren markieren",
+  "twoFactor.codes.download": "Als Textdatei herunterladen",
+  "twoFactor.setup.cancel": "Abbrechen",
 }

@@ -32,4 +32,10 @@ export const en = {
   "twoFactor.manage.disable": "Turn off",
   "twoFactor.off.heading": "Two-step verification is off",
   "twoFactor.off.message": "Signing in now needs only your first step. You can turn it on again at any time.",
+  "twoFactor.codes.enabled": "Two-step verification is now on.",
+  "twoFactor.codes.renewed": "New recovery codes were made. The old ones no longer work.",
+  "twoFactor.codes.copy": "Copy as text",
+  "twoFactor.codes.copyLabel": "Recovery codes, one per line: select them to copy",
+  "twoFactor.codes.download": "Download as a text file",
+  "twoFactor.setup.cancel": "Cancel",
 } as const

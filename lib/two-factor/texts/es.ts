@@ -30,4 +30,10 @@ export const es: TextsOf<typeof en> = {
   "twoFactor.manage.disable": "Desactivar",
   "twoFactor.off.heading": "La verificación en dos pasos está desactivada",
   "twoFactor.off.message": "Ahora para iniciar sesión basta con el primer paso. Puedes volver a activarla cuando quieras.",
+  "twoFactor.codes.enabled": "La verificación en dos pasos ya está activada.",
+  "twoFactor.codes.renewed": "Se crearon nuevos códigos de recuperación. Los anteriores ya no funcionan.",
+  "twoFactor.codes.copy": "Copiar como texto",
+  "twoFactor.codes.copyLabel": "Códigos de recuperación, uno por línea: selecciónalos para copiarlos",
+  "twoFactor.codes.download": "Descargar como archivo de texto",
+  "twoFactor.setup.cancel": "Cancelar",
 }

@@ -30,4 +30,10 @@ export const fr: TextsOf<typeof en> = {
   "twoFactor.manage.disable": "Désactiver",
   "twoFactor.off.heading": "La validation en deux étapes est désactivée",
   "twoFactor.off.message": "La connexion ne demande plus que la première étape. Vous pouvez la réactiver à tout moment.",
+  "twoFactor.codes.enabled": "La validation en deux étapes est maintenant activée.",
+  "twoFactor.codes.renewed": "De nouveaux codes de récupération ont été créés. Les anciens ne fonctionnent plus.",
+  "twoFactor.codes.copy": "Copier en texte",
+  "twoFactor.codes.copyLabel": "Codes de récupération, un par ligne : sélectionnez-les pour les copier",
+  "twoFactor.codes.download": "Télécharger en fichier texte",
+  "twoFactor.setup.cancel": "Annuler",
 }

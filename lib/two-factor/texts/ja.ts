@@ -30,4 +30,10 @@ export const ja: TextsOf<typeof en> = {
   "twoFactor.manage.disable": "無効にする",
   "twoFactor.off.heading": "2段階認証は無効です",
   "twoFactor.off.message": "ログインは最初のステップだけで行えます。いつでも再び有効にできます。",
+  "twoFactor.codes.enabled": "2 段階認証をオンにしました。",
+  "twoFactor.codes.renewed": "新しい復旧コードを発行しました。古いコードは使えなくなりました。",
+  "twoFactor.codes.copy": "テキストとしてコピー",
+  "twoFactor.codes.copyLabel": "復旧コード(1 行に 1 つ): 選択してコピーしてください",
+  "twoFactor.codes.download": "テキストファイルとしてダウンロード",
+  "twoFactor.setup.cancel": "キャンセル",
 }
