@@ -25,7 +25,7 @@ describe("password notices", () => {
     const { mail, link } = await lastMailTo(site.smtp, "pat@example.com", 2)
     expect(mail.mail.subject).toMatch(/^The password of your account on 127\.0\.0\.1:\d+ was changed$/)
     expect(mail.mail.text).toMatch(/^On .+ GMT, the password of your account on 127\.0\.0\.1:\d+ was changed\.$/m)
-    expect(mail.mail.text).toContain("If this was you, there is nothing to do. If not, someone may know your password")
+    expect(mail.mail.text).toContain("If this was you, there is nothing to do. If not, someone else may be able to sign in to your account")
     expect(link.href).toBe(`${site.url}/auth/account`)
     await settle()
     expect(subjects(site.smtp, "pat@example.com")).toHaveLength(2)
@@ -65,7 +65,8 @@ describe("two-factor notices", () => {
       await agent.post("/auth/two-factor/setup").type("form").send({ csrfToken: field(manage, "csrfToken"), intent: "disable", code: fresh }).expect(200)
       const off = await lastMailTo(smtp, email, 3)
       expect(off.mail.mail.subject).toMatch(/^Two-factor sign-in was turned off for your account on /)
-      expect(off.mail.mail.text).toContain("a password alone signs in now")
+      expect(off.mail.mail.text).toContain("the first sign-in step alone signs in now")
+      expect(off.mail.mail.text).not.toContain("a password alone")
       await settle()
       expect((await mailsTo(smtp, email, 3)).length).toBe(3)
     } finally {

@@ -1,10 +1,11 @@
 /**
- * `GET signout`: a confirmation page (a GET never signs anyone out). `POST signout`: ends the
- * session (cookies cleared, `signOut` event) and redirects to the callback URL.
+ * `GET signout`: a confirmation page (a GET never signs anyone out), with "Cancel" back to the
+ * app. `POST signout`: ends the session (cookies cleared, `signOut` event) and redirects to the
+ * callback URL.
  */
 import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
-import { resolveCallbackUrl } from "../core/callback-url.js"
+import { resolveCallbackUrl, runRedirectCallback } from "../core/callback-url.js"
 import { ensureCsrfToken, rotateCsrfToken } from "../core/csrf.js"
 import { fireEvent } from "../core/events.js"
 import { bodyString, queryParam } from "../core/request.js"
@@ -17,12 +18,25 @@ import { endSignedOutSession } from "../devices/sign-out.js"
 import { federates, signOutAtProviders, type SignedOutSession } from "../federation/sign-out.js"
 import { clearPending } from "../two-factor/pending.js"
 import { clearEnrolment } from "../two-factor/enrolment.js"
+import { clearSentEmail } from "../providers/email/sent.js"
+
+/**
+ * Where "Cancel" goes: the callback URL the page was opened with, else the app's home page
+ * (`pages.home`), else the callback URL the flow would use (the cookie's, or the site's root).
+ */
+async function cancelUrl(ctx: RequestContext, requested: string | undefined, callbackUrl: string): Promise<string> {
+  const home = ctx.config.pages.home
+  if (requested !== undefined || !home) return callbackUrl
+  return runRedirectCallback(ctx, new URL(home, ctx.request.origin).href)
+}
 
 export async function signoutPage(ctx: RequestContext): Promise<ResponseInternal> {
   const custom = customPageRedirect(ctx, "signOut")
   if (custom) return custom
-  const callbackUrl = await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl"))
-  return pageResponse(ctx, "signout", "Sign out", { csrfToken: ensureCsrfToken(ctx), callbackUrl, action: `${ctx.baseUrl}/signout` })
+  const requested = queryParam(ctx.request, "callbackUrl")
+  const callbackUrl = await resolveCallbackUrl(ctx, requested)
+  const model = { csrfToken: ensureCsrfToken(ctx), callbackUrl, action: `${ctx.baseUrl}/signout`, cancelUrl: await cancelUrl(ctx, requested, callbackUrl) }
+  return pageResponse(ctx, "signout", "Sign out", model)
 }
 
 export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
@@ -51,6 +65,8 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
   }
   // A sign-in waiting for its second factor or its required enrolment ends too (issue #24).
   ctx.outCookies.push(...clearPending(ctx), ...clearEnrolment(ctx))
+  // The address of the last sign-in email is not shown to the next person at this browser.
+  clearSentEmail(ctx)
   rotateCsrfToken(ctx)
   // federatedSignOut / revokeTokensOnSignOut (issue #17): the provider's end-session URL, if any.
   const atProvider = signedOut ? await signOutAtProviders(config, signedOut, request.origin) : undefined

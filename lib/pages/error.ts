@@ -12,10 +12,19 @@ export interface ErrorModel {
   link: { href: string; text: string }
 }
 
+/** The page for a path that is no action (or an action that is off), asked for by a browser. */
+const NOT_FOUND = "UnknownAction"
+
 /** The links' texts and targets for an error page of `type`. */
 function linkFor(type: string, links: { signIn: string; home: string }, t: Messages): ErrorModel["link"] {
+  if (type === NOT_FOUND) return { href: links.signIn, text: t["link.signIn"] }
   const toSignIn = type === "AccessDenied" || type === "Verification"
   return toSignIn ? { href: links.signIn, text: t["link.signInAgain"] } : { href: links.home, text: t["link.home"] }
+}
+
+/** "Page not found" (404), with the way to the sign-in page (`signIn`: its URL). */
+export function notFoundModel(signIn: string, t: Messages = en as Messages): ErrorModel {
+  return { type: NOT_FOUND, status: 404, ...errorPageText(t, NOT_FOUND), link: linkFor(NOT_FOUND, { signIn, home: signIn }, t) }
 }
 
 /**

@@ -1,14 +1,20 @@
 /**
- * The verify-request page's model: "check your email", and, in the browser that asked for a mail
- * with a code (its code cookie), a plain form to type the code in (posted to the provider's
- * callback with the CSRF token; no JavaScript needed).
+ * The verify-request page's model: "check your email", naming the address the mail went to (from
+ * the sent-mail cookie, lib/providers/email/sent.ts; never from the URL), with "send again" (the
+ * email provider's sign-in POST with the CSRF token, so its rate limits apply) and "use another
+ * address" (the sign-in page, with the callback URL). In the browser that asked for a mail with a
+ * code (its code cookie), also a plain form to type the code in (posted to the provider's callback
+ * with the CSRF token; no JavaScript needed).
  */
 import type { RequestContext } from "../core/context.js"
 import { ensureCsrfToken } from "../core/csrf.js"
+import { pageUrl } from "../core/pages-url.js"
 import { queryParam } from "../core/request.js"
 import type { Messages } from "../i18n/en.js"
 import { DIGITS, codeSettings } from "../email-codes/code.js"
 import { readPendingCode } from "../email-codes/pending.js"
+import { readSentEmail } from "../providers/email/sent.js"
+import { splitAt } from "./texts.js"
 
 /** The `error` values this page explains (a wrong code: the person types it again here). */
 const ERRORS: Readonly<Record<string, keyof Messages>> = Object.freeze({ EmailCodeInvalid: "verify.error.EmailCodeInvalid" })
@@ -18,6 +24,17 @@ export interface CodeForm {
   csrfToken: string
   length: number
   numeric: boolean
+}
+
+/** "Send again": the hidden fields of the provider's sign-in POST. */
+export interface ResendForm {
+  action: string
+  fields: { csrfToken: string; email: string; callbackUrl: string }
+}
+
+function messageKey(code: boolean, named: boolean): keyof Messages {
+  if (code) return named ? "verify.codeMessageTo" : "verify.codeMessage"
+  return named ? "verify.messageTo" : "verify.message"
 }
 
 export function verifyRequestModel(ctx: RequestContext, t: Messages) {
@@ -30,5 +47,24 @@ export function verifyRequestModel(ctx: RequestContext, t: Messages) {
       : undefined
   const error = queryParam(ctx.request, "error")
   const key = form && error !== undefined && Object.prototype.hasOwnProperty.call(ERRORS, error) ? ERRORS[error] : undefined
-  return { home: ctx.request.origin, form, message: form ? t["verify.codeMessage"] : t["verify.message"], error: key && t[key] }
+  // Only an address sent by a provider this configuration still has.
+  const found = readSentEmail(ctx)
+  const sent = found && ctx.config.providers.byId.get(found.provider)?.type === "email" ? found : undefined
+  const address = sent?.identifier ?? pending?.identifier
+  const [before, after] = splitAt(t[messageKey(form !== undefined, address !== undefined)], "email")
+  const resend: ResendForm | undefined = sent && {
+    action: `${ctx.baseUrl}/signin/${sent.provider}`,
+    fields: { csrfToken: ensureCsrfToken(ctx), email: sent.identifier, callbackUrl: sent.callbackUrl },
+  }
+  const callbackUrl = sent?.callbackUrl ?? pending?.callbackUrl
+  return {
+    home: ctx.request.origin,
+    form,
+    message: { before, after },
+    address,
+    resent: sent?.resent === true,
+    resend,
+    otherAddress: { href: pageUrl(ctx, "signIn", callbackUrl ? new URLSearchParams({ callbackUrl }) : undefined), text: address ? t["verify.otherAddress"] : t["link.signIn"] },
+    error: key && t[key],
+  }
 }

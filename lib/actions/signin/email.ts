@@ -20,6 +20,7 @@ import { canonicalMailbox } from "../../providers/email/mailbox.js"
 import { hashToken, newToken } from "../../providers/email/token.js"
 import { codeSettings, hashCode, newCode } from "../../email-codes/code.js"
 import { codeCookie } from "../../email-codes/pending.js"
+import { sentCookie } from "../../providers/email/sent.js"
 import { randomHex } from "../../crypto/random.js"
 import { authorizeSignIn } from "../callback/login.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
@@ -63,5 +64,7 @@ export async function emailSignin(ctx: RequestContext, provider: EmailProviderCo
     const pending = { provider: provider.id, identifier, link: hashed, hash: hashCode(code, salt), salt, callbackUrl: ctx.callbackUrl ?? ctx.request.origin }
     ctx.outCookies.push(codeCookie(ctx, pending, Math.max(1, Math.round((codeExpires.getTime() - Date.now()) / 1000))))
   }
+  // The verify-request page names the address and can send the mail again (issue #26).
+  ctx.outCookies.push(sentCookie(ctx, { provider: provider.id, identifier, callbackUrl: ctx.callbackUrl ?? ctx.request.origin }))
   return redirect(pageUrl(ctx, "verifyRequest", new URLSearchParams({ provider: provider.id, type: "email" })))
 }

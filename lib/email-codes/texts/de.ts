@@ -8,6 +8,7 @@ export const de: TextsOf<typeof en> = {
   "signin.error.EmailCodeNotBound": "Ein Code funktioniert nur in dem Browser, in dem Sie ihn angefordert haben. Öffnen Sie den Link in der E-Mail, oder fordern Sie hier eine neue E-Mail an.",
 
   "verify.codeMessage": "Wir haben Ihnen eine E-Mail mit einem Anmeldecode und einem Link gesendet. Geben Sie den Code hier ein, oder öffnen Sie den Link.",
+  "verify.codeMessageTo": "Wir haben eine E-Mail mit einem Anmeldecode und einem Link an {email} gesendet. Geben Sie den Code hier ein, oder öffnen Sie den Link.",
 
   "verify.code.label": "Code aus der E-Mail",
   "verify.code.button": "Anmelden",

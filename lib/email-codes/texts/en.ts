@@ -10,6 +10,7 @@ export const en = {
   "signin.error.EmailCodeNotBound": "A code works only in the browser where you asked for it. Open the link in the email, or ask for a new email here.",
 
   "verify.codeMessage": "We sent you an email with a sign-in code and a link. Type the code here, or open the link.",
+  "verify.codeMessageTo": "We sent an email with a sign-in code and a link to {email}. Type the code here, or open the link.",
 
   "verify.code.label": "Code from the email",
   "verify.code.button": "Sign in",

@@ -8,6 +8,7 @@ export const es: TextsOf<typeof en> = {
   "signin.error.EmailCodeNotBound": "Un código solo funciona en el navegador donde lo solicitaste. Abre el enlace del correo o solicita aquí un correo nuevo.",
 
   "verify.codeMessage": "Te hemos enviado un correo con un código para iniciar sesión y un enlace. Escribe el código aquí o abre el enlace.",
+  "verify.codeMessageTo": "Hemos enviado a {email} un correo con un código para iniciar sesión y un enlace. Escribe el código aquí o abre el enlace.",
 
   "verify.code.label": "Código del correo",
   "verify.code.button": "Iniciar sesión",

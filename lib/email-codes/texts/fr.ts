@@ -8,6 +8,7 @@ export const fr: TextsOf<typeof en> = {
   "signin.error.EmailCodeNotBound": "Un code ne fonctionne que dans le navigateur où vous l’avez demandé. Ouvrez le lien de l’e-mail, ou demandez un nouvel e-mail ici.",
 
   "verify.codeMessage": "Nous vous avons envoyé un e-mail avec un code de connexion et un lien. Saisissez le code ici, ou ouvrez le lien.",
+  "verify.codeMessageTo": "Nous avons envoyé un e-mail avec un code de connexion et un lien à {email}. Saisissez le code ici, ou ouvrez le lien.",
 
   "verify.code.label": "Code reçu par e-mail",
   "verify.code.button": "Se connecter",

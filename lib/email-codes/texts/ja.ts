@@ -8,6 +8,7 @@ export const ja: TextsOf<typeof en> = {
   "signin.error.EmailCodeNotBound": "コードはリクエストしたブラウザーでのみ使用できます。メール内のリンクを開くか、ここで新しいメールをリクエストしてください。",
 
   "verify.codeMessage": "ログイン用のコードとリンクを記載したメールをお送りしました。ここにコードを入力するか、リンクを開いてください。",
+  "verify.codeMessageTo": "{email} に、ログイン用のコードとリンクを記載したメールをお送りしました。ここにコードを入力するか、リンクを開いてください。",
 
   "verify.code.label": "メールに記載されたコード",
   "verify.code.button": "ログイン",

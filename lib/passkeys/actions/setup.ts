@@ -32,6 +32,8 @@ export async function passkeySetupPage(ctx: RequestContext, named: Provider | un
   if (!isHolder(holder)) return holder
   const chosen = pageLocale(ctx)
   const model = {
+    // Said only when it is true: this session signed in by a link from the mail (not after a password, say).
+    emailConfirmed: holder.session.amr?.[0] === "email",
     csrfToken: ensureCsrfToken(ctx),
     callbackUrl,
     scriptUrl: `${ctx.baseUrl}/assets/${WEBAUTHN_SCRIPT}`,

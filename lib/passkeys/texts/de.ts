@@ -4,6 +4,7 @@ import type { en } from "./en.js"
 
 export const de: TextsOf<typeof en> = {
   "passkey.setup.heading": "Passkey erstellen",
-  "passkey.setup.message": "Ihre E-Mail-Adresse ist bestätigt. Erstellen Sie einen Passkey, um sich beim nächsten Mal mit Fingerabdruck, Gesicht oder Bildschirmsperre anzumelden.",
+  "passkey.setup.emailConfirmed": "Ihre E-Mail-Adresse ist bestätigt.",
+  "passkey.setup.message": "Erstellen Sie einen Passkey, um sich beim nächsten Mal mit Fingerabdruck, Gesicht oder Bildschirmsperre anzumelden.",
   "passkey.setup.skip": "Jetzt nicht",
 }

@@ -5,6 +5,7 @@
  */
 export const en = {
   "passkey.setup.heading": "Create a passkey",
-  "passkey.setup.message": "Your email address is confirmed. Create a passkey to sign in next time with your fingerprint, face or screen lock.",
+  "passkey.setup.emailConfirmed": "Your email address is confirmed.",
+  "passkey.setup.message": "Create a passkey to sign in next time with your fingerprint, face or screen lock.",
   "passkey.setup.skip": "Not now",
 } as const

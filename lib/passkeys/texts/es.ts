@@ -4,6 +4,7 @@ import type { en } from "./en.js"
 
 export const es: TextsOf<typeof en> = {
   "passkey.setup.heading": "Crear una llave de acceso",
-  "passkey.setup.message": "Tu dirección de correo está confirmada. Crea una llave de acceso para iniciar sesión la próxima vez con tu huella, tu cara o el bloqueo de pantalla.",
+  "passkey.setup.emailConfirmed": "Tu dirección de correo está confirmada.",
+  "passkey.setup.message": "Crea una llave de acceso para iniciar sesión la próxima vez con tu huella, tu cara o el bloqueo de pantalla.",
   "passkey.setup.skip": "Ahora no",
 }

@@ -4,6 +4,7 @@ import type { en } from "./en.js"
 
 export const fr: TextsOf<typeof en> = {
   "passkey.setup.heading": "Créer une clé d’accès",
-  "passkey.setup.message": "Votre adresse e-mail est confirmée. Créez une clé d’accès pour vous connecter la prochaine fois avec votre empreinte, votre visage ou le verrouillage de l’écran.",
+  "passkey.setup.emailConfirmed": "Votre adresse e-mail est confirmée.",
+  "passkey.setup.message": "Créez une clé d’accès pour vous connecter la prochaine fois avec votre empreinte, votre visage ou le verrouillage de l’écran.",
   "passkey.setup.skip": "Plus tard",
 }

@@ -4,6 +4,7 @@ import type { en } from "./en.js"
 
 export const ja: TextsOf<typeof en> = {
   "passkey.setup.heading": "パスキーを作成",
-  "passkey.setup.message": "メールアドレスが確認されました。パスキーを作成すると、次回から指紋・顔認証・画面ロックでログインできます。",
+  "passkey.setup.emailConfirmed": "メールアドレスが確認されました。",
+  "passkey.setup.message": "パスキーを作成すると、次回から指紋・顔認証・画面ロックでログインできます。",
   "passkey.setup.skip": "今はしない",
 }

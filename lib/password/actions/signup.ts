@@ -21,14 +21,17 @@ import { SIGNUP_PAGE } from "../pages.js"
 import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 import { linkUrl } from "./urls.js"
 
-function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; notice?: boolean; status?: number } = {}): ResponseInternal {
+/** `sentTo`: the address just typed, shown back escaped in the same answer ("we sent a message to ..."). */
+function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; sentTo?: string; status?: number } = {}): ResponseInternal {
+  const query = new URLSearchParams({ callbackUrl })
   return passwordPage(ctx, provider, {
     template: SIGNUP_PAGE,
     page: "signUp",
     error: extra.error,
-    notice: extra.notice ? "password.signup.sent" : undefined,
+    notice: extra.sentTo !== undefined ? "password.signup.sent" : undefined,
+    noticeValues: extra.sentTo !== undefined ? { email: extra.sentTo } : undefined,
     status: extra.status,
-    form: extra.notice
+    form: extra.sentTo !== undefined
       ? undefined
       : {
           action: `${ctx.baseUrl}/signup`,
@@ -41,7 +44,10 @@ function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callb
             { name: "name", type: "text", autocomplete: "name", required: false },
           ],
         },
-    links: [{ href: `${ctx.baseUrl}/signin?${new URLSearchParams({ callbackUrl })}`, text: "password.signin.link" }],
+    links: [
+      ...(extra.sentTo !== undefined ? [{ href: `${ctx.baseUrl}/signup?${query}`, text: "password.signup.another" as const }] : []),
+      { href: `${ctx.baseUrl}/signin?${query}`, text: "password.signin.link" },
+    ],
   })
 }
 
@@ -55,9 +61,11 @@ export async function signupPost(ctx: RequestContext): Promise<ResponseInternal>
   const callbackUrl = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl"))
   const adapter = passwordAdapter(ctx)
   const settings = provider.password
+  let sentTo: string
   try {
     await enforceRateLimit(ctx.config, "email", ctx.request.clientAddress, field(ctx, "email"))
     const email = postedEmail(ctx)
+    sentTo = email
     const password = await acceptNewPassword(ctx.config, settings, requiredField(ctx, "password"))
     const name = field(ctx, "name")?.slice(0, 200)
     const hash = await hashPassword(password, settings.hash)
@@ -77,5 +85,5 @@ export async function signupPost(ctx: RequestContext): Promise<ResponseInternal>
     if (!isShownOnPage(error)) throw error
     return signupPage(ctx, provider, callbackUrl, { error, status: pageErrorStatus(error) })
   }
-  return signupPage(ctx, provider, callbackUrl, { notice: true })
+  return signupPage(ctx, provider, callbackUrl, { sentTo })
 }

@@ -25,6 +25,8 @@ export interface PasswordPageInput {
   message?: MessageKey
   /** A success text shown instead of the form (e.g. "check your email"). */
   notice?: MessageKey
+  /** Values for the notice's placeholders (e.g. `{email}`: the address the mail went to). */
+  noticeValues?: Readonly<Record<string, string>>
   error?: unknown
   form?: { action: string; button: MessageKey; fields: PasswordField[]; hidden: Record<string, string>; hint?: boolean }
   links?: Array<{ href: string; text: MessageKey }>
@@ -68,7 +70,7 @@ export function passwordPage(ctx: RequestContext, provider: PasswordProviderConf
   const model = {
     heading: t[input.template.title],
     message: input.message && t[input.message],
-    notice: input.notice && t[input.notice],
+    notice: input.notice && format(t[input.notice], input.noticeValues ?? {}),
     error: input.error === undefined ? undefined : errorText(t, input.error, provider),
     hint: input.form?.hint ? format(t["password.hint"], { min: String(provider.password.minLength) }) : undefined,
     form: input.form && {
