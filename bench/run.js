@@ -4,7 +4,7 @@
 //   npm run bench                      # 3 rounds, 3 s warm-up, 10 s measured
 //   node bench/run.js --smoke          # 1 short round: keeps the suite working (CI)
 //   node bench/run.js --only bare,gatehouse-require-auth --rounds 5
-//   node bench/run.js --readme         # also puts the tables in README.md
+//   node bench/run.js --readme         # also puts the tables in docs/performance.md
 //   node bench/run.js --baseline /tmp/old --only bare,gatehouse-require-auth
 //                                      # also each Gatehouse scenario on another checkout (built,
 //                                      # node_modules linked), in the same rounds: before and after
@@ -178,13 +178,13 @@ for (const name of ["latest", stamp]) {
 log(`results written to ${outDir}`)
 
 if (args.readme) {
-  const readmePath = here("../README.md")
+  const readmePath = here("../docs/performance.md")
   const readme = readFileSync(readmePath, "utf8")
   const start = "<!-- bench:start -->"
   const end = "<!-- bench:end -->"
-  if (!readme.includes(start) || !readme.includes(end)) throw new Error(`README.md has no ${start} … ${end} section`)
+  if (!readme.includes(start) || !readme.includes(end)) throw new Error(`docs/performance.md has no ${start} … ${end} section`)
   writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), `${start}\n${markdown}\n${end}`))
-  log("README.md updated")
+  log("docs/performance.md updated")
 }
 
 process.exit(failed ? 1 : 0)

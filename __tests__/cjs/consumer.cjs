@@ -15,8 +15,8 @@ const errors = require("gatehouse/errors")
 const { RedisStore } = require("gatehouse/stores/redis")
 
 const { authRouter, authSession, requireAuth } = gatehouse
-// A default export comes through require() as the module namespace's `default`.
-const credentialsProvider = (Credentials.default ?? Credentials)({
+// A default export comes through require() as the module namespace's `default` (the README says so).
+const credentialsProvider = Credentials.default({
   credentials: { username: {}, password: {} },
   authorize: async () => null,
 })
@@ -62,6 +62,7 @@ const server = app.listen(0, "127.0.0.1", async () => {
           stores: typeof RedisStore,
         },
         jwtRoundTrip: opened && opened.sub,
+        credentialsRequire: { namespace: typeof Credentials, default: typeof Credentials.default },
       }),
     )
   } catch (error) {

@@ -51,6 +51,8 @@ test("require() of gatehouse and its subpaths works in a plain CommonJS script, 
       stores: "function",
     },
     jwtRoundTrip: "u1",
+    // What docs/commonjs.md says: require() of a provider gives its module, the factory is `.default`.
+    credentialsRequire: { namespace: "object", default: "function" },
   })
 }, 60_000)
 

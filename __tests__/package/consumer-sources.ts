@@ -109,3 +109,17 @@ export function consumerSources(): Record<string, string> {
     "gatehouse/errors": ['import type { ErrorType } from "gatehouse/errors"', "", ...errorTypes()].join("\n"),
   }
 }
+
+/**
+ * A consumer that imports each of `entries` (module specifiers) as a namespace and uses it, so the
+ * compiler reads every published declaration file those entry points reach.
+ */
+export function everyEntryPointSource(entries: readonly string[]): string {
+  const names = entries.map((_, index) => `entry${index}`)
+  return [
+    ...entries.map((entry, index) => `import * as ${names[index]} from ${quote(entry)}`),
+    "",
+    `export const namespaces: object[] = [${names.join(", ")}]`,
+    "",
+  ].join("\n")
+}

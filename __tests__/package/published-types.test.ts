@@ -10,13 +10,19 @@
  * The declarations are emitted fresh (never into dist/) into an installed copy of Gatehouse
  * (package.json as published, its `exports` pointing at dist/), and a consumer per entry point
  * (consumer-sources.ts, written from the capabilities at run time) is type-checked against it.
+ *
+ * The consumers see only what an app would install: Gatehouse with its `dependencies`, @types/node,
+ * and the peer packages whose entry points they import (mongodb for gatehouse/adapters/mongodb).
+ * None of Gatehouse's devDependencies (@types/nodemailer, @types/pg, ...) is reachable, and
+ * `skipLibCheck` is off, so a published declaration that needs one fails here. One more consumer
+ * imports every entry point the `exports` map offers (each file a wildcard matches).
  */
 import { execFile } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { CAPABILITY_ACTIONS, CAPABILITY_ADAPTER_METHODS, CAPABILITY_EVENTS, CAPABILITY_MESSAGE_KEYS, CAPABILITY_PAGES, AUDIT_TYPES, consumerSources } from "./consumer-sources.js"
+import { CAPABILITY_ACTIONS, CAPABILITY_ADAPTER_METHODS, CAPABILITY_EVENTS, CAPABILITY_MESSAGE_KEYS, CAPABILITY_PAGES, AUDIT_TYPES, consumerSources, everyEntryPointSource } from "./consumer-sources.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc")
@@ -34,16 +40,51 @@ function tsc(args: string[], cwd = ROOT): Promise<Run> {
   })
 }
 
+interface Manifest {
+  dependencies: Record<string, string>
+  exports: Record<string, string | { types: string }>
+}
+
+const MANIFEST = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest
+
+/** What an app installs beside Gatehouse to import every entry point: types for Node, and the peers those entry points name. */
+const APP_INSTALLS = ["@types/node", "mongodb"]
+
+/** `<dir>/node_modules/<name>` -> the project's copy (the name may be scoped). */
+function link(dir: string, name: string): void {
+  const target = join(dir, "node_modules", name)
+  mkdirSync(dirname(target), { recursive: true })
+  symlinkSync(join(ROOT, "node_modules", name), target, "dir")
+}
+
+/**
+ * The subpaths the `exports` map offers, as an app would import them: each plain key, and for a
+ * wildcard key each file of the emitted declarations it matches (one path segment for `*`).
+ */
+function entryPoints(installed: string): string[] {
+  return Object.entries(MANIFEST.exports).flatMap(([key, target]) => {
+    if (typeof target === "string") return []
+    const name = `gatehouse${key.slice(1)}`
+    if (!key.includes("*")) return [name]
+    const [prefix, suffix] = target.types.split("*") as [string, string]
+    const dir = join(installed, prefix)
+    const candidates = suffix.startsWith("/") ? readdirSync(dir).filter((entry) => existsSync(join(dir, entry + suffix))) : readdirSync(dir).filter((entry) => entry.endsWith(suffix)).map((entry) => entry.slice(0, -suffix.length))
+    return candidates.sort().map((match) => name.replace("*", match))
+  })
+}
+
 let consumer: string
+let installed: string
 
 beforeAll(async () => {
   consumer = mkdtempSync(join(tmpdir(), "gatehouse-types-"))
-  // node_modules/gatehouse: what `npm pack` ships for types (package.json and dist/), its
-  // dependencies' types in its own node_modules.
-  const installed = join(consumer, "node_modules", "gatehouse")
+  // node_modules/gatehouse: what `npm pack` ships for types (package.json and dist/) and, in its
+  // own node_modules, its `dependencies` alone (never the project's devDependencies).
+  installed = join(consumer, "node_modules", "gatehouse")
   mkdirSync(installed, { recursive: true })
   cpSync(join(ROOT, "package.json"), join(installed, "package.json"))
-  symlinkSync(join(ROOT, "node_modules"), join(installed, "node_modules"), "dir")
+  for (const name of Object.keys(MANIFEST.dependencies)) link(installed, name)
+  for (const name of APP_INSTALLS) link(consumer, name)
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "types-consumer", private: true, type: "module" }))
   const emit = await tsc(["-p", join(ROOT, "tsconfig.build.json"), "--declaration", "--emitDeclarationOnly", "--outDir", join(installed, "dist")])
   if (emit.code !== 0) throw new Error(`emitting the declarations failed (${emit.code}):\n${emit.output}`)
@@ -62,8 +103,8 @@ test("the consumers are written from real lists (the check cannot pass on empty 
   expect(AUDIT_TYPES).toEqual(expect.arrayContaining(["two_factor.enabled", "password.changed", "signin"]))
 })
 
-test.each(Object.entries(consumerSources()))("a consumer of %s type-checks against the published declarations", async (entry, source) => {
-  const name = entry.replace("/", "-")
+/** Type-checks `source` as `<name>.ts` in the consumer: strict, declarations of every package checked. */
+async function check(name: string, source: string): Promise<Run> {
   writeFileSync(join(consumer, `${name}.ts`), source)
   const compilerOptions = {
     module: "nodenext",
@@ -71,13 +112,27 @@ test.each(Object.entries(consumerSources()))("a consumer of %s type-checks again
     target: "es2022",
     strict: true,
     noEmit: true,
-    skipLibCheck: true,
+    skipLibCheck: false,
     types: ["node"],
-    typeRoots: [join(ROOT, "node_modules", "@types")],
+    typeRoots: [join(consumer, "node_modules", "@types")],
   }
   writeFileSync(join(consumer, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.ts`] }))
-  const result = await tsc(["-p", `tsconfig.${name}.json`], consumer)
+  return tsc(["-p", `tsconfig.${name}.json`], consumer)
+}
+
+test.each(Object.entries(consumerSources()))("a consumer of %s type-checks against the published declarations", async (entry, source) => {
+  const result = await check(entry.replace("/", "-"), source)
   // The output first: on failure it names each line (and so each action, type or key) that broke.
   expect(result.output).toBe("")
   expect(result.code).toBe(0)
-}, 60_000)
+}, 90_000)
+
+test("a consumer importing every entry point type-checks with skipLibCheck off and none of Gatehouse's devDependencies installed", async () => {
+  const entries = entryPoints(installed)
+  // The list is read from the exports map: it cannot pass on an empty one.
+  expect(entries).toEqual(expect.arrayContaining(["gatehouse", "gatehouse/core", "gatehouse/jwt", "gatehouse/errors", "gatehouse/providers/nodemailer", "gatehouse/providers/credentials", "gatehouse/adapters/sql", "gatehouse/adapters/mongodb", "gatehouse/stores/redis", "gatehouse/stores/redis-sessions"]))
+  expect(existsSync(join(consumer, "node_modules", "@types", "nodemailer"))).toBe(false)
+  const result = await check("every-entry-point", everyEntryPointSource(entries))
+  expect(result.output).toBe("")
+  expect(result.code).toBe(0)
+}, 120_000)

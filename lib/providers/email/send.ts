@@ -4,7 +4,7 @@
  * `server`. The transport is created once per provider record, with bounded timeouts so a
  * stalled SMTP server fails the request instead of hanging it.
  */
-import nodemailer, { type Transporter } from "nodemailer"
+import nodemailer from "nodemailer"
 import { EmailSignInError } from "../../errors.js"
 import { CSS_COLOR } from "../../core/config/validate.js"
 import { render } from "../../pages/render.js"
@@ -16,7 +16,15 @@ import type { EmailProviderConfig, SendVerificationRequestParams } from "../type
 /** Milliseconds: connecting, waiting for the greeting, and silence on the socket. */
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }
 
-const transports = new WeakMap<EmailProviderConfig, Transporter>()
+/**
+ * What Gatehouse sends through: one message, its parts as strings. Declared here rather than taken
+ * from nodemailer's `Transporter`, so the published declarations do not need @types/nodemailer.
+ */
+export interface MailTransport {
+  sendMail(mail: { to: string; from: string; subject: string; text: string; html: string }): Promise<unknown>
+}
+
+const transports = new WeakMap<EmailProviderConfig, MailTransport>()
 
 /**
  * nodemailer builds a transport given by URL from the URL alone (other options beside it are
@@ -31,7 +39,7 @@ function withTimeouts(url: string): string {
   return url + (url.includes("?") ? (url.endsWith("?") || url.endsWith("&") ? "" : "&") : "?") + added
 }
 
-export function transportOf(provider: EmailProviderConfig): Transporter {
+export function transportOf(provider: EmailProviderConfig): MailTransport {
   let transport = transports.get(provider)
   if (!transport) {
     const server = provider.server

@@ -1,18 +1,18 @@
 /**
- * The README's reference parts, checked against the code, so that neither can change without the
- * other:
- * - the "Options" table names every top-level option of `AuthConfig` (CONFIG_OPTIONS, which the
+ * The reference parts of the docs, checked against the code, so that neither can change without
+ * the other:
+ * - the "Options" table of docs/configuration.md names every top-level option of `AuthConfig` (CONFIG_OPTIONS, which the
  *   type checker keeps equal to the interface's keys) and every option of `session` and `jwt`;
- * - the "Error reference" has one entry (cause, what the user sees, fix) per `ERROR_TYPES` entry,
+ * - the "Error reference" of docs/errors.md has one entry (cause, what the user sees, fix) per `ERROR_TYPES` entry,
  *   and the JSON statuses it and the "Errors" table give are the ones the code answers;
- * - the "Logging" table has every warning code (`WARNINGS`);
- * - the "Audit trail" types table has every audit record type (the audit trail's own and each
- *   capability's `auditTypes`);
- * - the "Contents" list is the `##` headings, in order, and every `#anchor` link has a heading.
- * Each comparison is both ways: a name the code has and the README lacks fails, and so does a
- * name the README lists and the code does not have.
+ * - the "Logging" table of docs/observability.md has every warning code (`WARNINGS`);
+ * - the "Audit trail" types table of docs/audit.md has every audit record type (the audit trail's
+ *   own and each capability's `auditTypes`);
+ * - docs/README.md links every page of docs/, and the README links docs/README.md.
+ * Each comparison is both ways: a name the code has and the page lacks fails, and so does a
+ * name the page lists and the code does not have. (links.test.ts checks every link and anchor.)
  */
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { CONFIG_OPTIONS as CORE_OPTIONS, JWT_OPTIONS, SESSION_OPTIONS } from "../../lib/core/config/validate.js"
@@ -27,9 +27,15 @@ const CONFIG_OPTIONS = Object.freeze([...CORE_OPTIONS, ...CAPABILITIES.flatMap((
 /** Every audit record type, in the order of lib/capabilities.ts: each capability's, the audit trail's own (the core's) among them. */
 const AUDIT_TYPES: readonly string[] = CAPABILITIES.flatMap((capability) => capability.auditTypes ?? [])
 
-const README = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../../README.md"), "utf8")
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..")
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8")
+const README = read("README.md")
+const CONFIGURATION = read("docs/configuration.md")
+const ERRORS = read("docs/errors.md")
+const OBSERVABILITY = read("docs/observability.md")
+const AUDIT = read("docs/audit.md")
 
-/** The README's lines outside fenced code blocks (a `## ` inside a code block is not a heading). */
+/** A page's lines outside fenced code blocks (a `## ` inside a code block is not a heading). */
 function proseLines(text: string): string[] {
   let fenced = false
   return text.split("\n").map((line) => {
@@ -38,12 +44,13 @@ function proseLines(text: string): string[] {
   })
 }
 
-/** The text under `## <title>`, up to the next `## ` heading. */
+/** The text under the heading `<title>` (any level), up to the next heading of its level or higher. */
 function section(text: string, title: string): string {
   const lines = proseLines(text)
-  const start = lines.indexOf(`## ${title}`)
-  if (start < 0) throw new Error(`README has no "## ${title}" section`)
-  const end = lines.findIndex((line, index) => index > start && line.startsWith("## "))
+  const start = lines.findIndex((line) => /^#{1,6} /.test(line) && line.replace(/^#+ /, "") === title)
+  if (start < 0) throw new Error(`the page has no "${title}" heading`)
+  const level = /^#+/.exec(lines[start] as string)![0].length
+  const end = lines.findIndex((line, index) => index > start && /^#{1,6} /.test(line) && /^#+/.exec(line)![0].length <= level)
   return lines.slice(start + 1, end < 0 ? undefined : end).join("\n")
 }
 
@@ -115,21 +122,6 @@ function checkAuditTypes(text: string) {
   return { ...difference(names, AUDIT_TYPES), duplicates: names.filter((name, index) => names.indexOf(name) !== index) }
 }
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-function anchors(text: string): Set<string> {
-  const seen = new Map<string, number>()
-  const out = new Set<string>()
-  for (const line of proseLines(text)) {
-    const heading = /^#{1,6} (.+)$/.exec(line)?.[1]
-    if (!heading) continue
-    const base = heading.toLowerCase().replace(/`/g, "").replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-")
-    const count = seen.get(base) ?? 0
-    seen.set(base, count + 1)
-    out.add(count ? `${base}-${count}` : base)
-  }
-  return out
-}
-
 /** An error of that type, as the code sees it. */
 function errorOf(type: ErrorType): AuthError {
   return Object.assign(new AuthError(), { type })
@@ -145,19 +137,19 @@ function jsonStatus(type: ErrorType): number {
   return publicError(errorOf(type)).status
 }
 
-describe("README Options table ⇔ AuthConfig", () => {
+describe("docs/configuration.md Options table ⇔ AuthConfig", () => {
   test("the top-level names are exactly the options AuthConfig accepts (CONFIG_OPTIONS)", () => {
-    expect(checkOptions(README).top).toEqual({ undocumented: [], unknown: [] })
+    expect(checkOptions(CONFIGURATION).top).toEqual({ undocumented: [], unknown: [] })
   })
 
   test("the session.* and jwt.* names are exactly SessionOptions' and JWTOptions' keys; no other nested names", () => {
-    const { nested, strayNested } = checkOptions(README)
+    const { nested, strayNested } = checkOptions(CONFIGURATION)
     expect(nested).toEqual({ session: { undocumented: [], unknown: [] }, jwt: { undocumented: [], unknown: [] } })
     expect(strayNested).toEqual([])
   })
 
   test("each row has a default and a meaning", () => {
-    for (const cells of tableRows(section(README, "Options"))) {
+    for (const cells of tableRows(section(CONFIGURATION, "Options"))) {
       expect({ row: cells[0], cells: cells.length }).toEqual({ row: cells[0], cells: 3 })
       expect({ row: cells[0], default: Boolean(cells[1]), meaning: Boolean(cells[2]) }).toEqual({ row: cells[0], default: true, meaning: true })
     }
@@ -171,20 +163,20 @@ describe("README Options table ⇔ AuthConfig", () => {
   })
 })
 
-describe("README Error reference ⇔ ERROR_TYPES", () => {
+describe("docs/errors.md Error reference ⇔ ERROR_TYPES", () => {
   test("one entry per error type, each type once", () => {
-    expect(checkErrorReference(README)).toEqual({ undocumented: [], unknown: [], duplicates: [] })
+    expect(checkErrorReference(ERRORS)).toEqual({ undocumented: [], unknown: [], duplicates: [] })
   })
 
   test("each entry names one type and gives a cause, what the user sees, and a fix", () => {
-    for (const cells of errorReferenceRows(README)) {
+    for (const cells of errorReferenceRows(ERRORS)) {
       expect({ type: cells[0], names: codes(cells[0] ?? "").length, cells: cells.length }).toEqual({ type: cells[0], names: 1, cells: 4 })
       expect({ type: cells[0], filled: cells.map(Boolean) }).toEqual({ type: cells[0], filled: [true, true, true, true] })
     }
   })
 
   test('the JSON statuses it gives ("JSON 403", "404 with a JSON body") are the ones the code answers', () => {
-    for (const cells of errorReferenceRows(README)) {
+    for (const cells of errorReferenceRows(ERRORS)) {
       const type = codes(cells[0] ?? "")[0] as ErrorType
       const seen = cells[2] ?? ""
       const stated = /JSON (\d{3})/.exec(seen)?.[1] ?? /(\d{3}) with (?:`Allow` and )?a JSON body/.exec(seen)?.[1]
@@ -193,7 +185,7 @@ describe("README Error reference ⇔ ERROR_TYPES", () => {
   })
 
   test('the "Errors" outcome table names only error types, with the JSON status the code answers', () => {
-    const rows = tableRows(section(README, "Errors"))
+    const rows = tableRows(section(ERRORS, "Errors"))
     expect(rows.length).toBeGreaterThan(5)
     for (const cells of rows) {
       const types = codes(cells[0] ?? "")
@@ -204,16 +196,16 @@ describe("README Error reference ⇔ ERROR_TYPES", () => {
   })
 })
 
-describe("README Logging ⇔ WARNINGS", () => {
+describe("docs/observability.md Logging ⇔ WARNINGS", () => {
   test("the warning table has exactly the codes the code can log", () => {
-    expect(checkWarnings(README)).toEqual({ undocumented: [], unknown: [] })
+    expect(checkWarnings(OBSERVABILITY)).toEqual({ undocumented: [], unknown: [] })
   })
 })
 
-describe("README Audit trail ⇔ the audit record types", () => {
+describe("docs/audit.md Audit trail ⇔ the audit record types", () => {
   test("the types table lists each record type once: the audit trail's own and each capability's (auditTypes)", () => {
     expect(AUDIT_TYPES.length).toBeGreaterThan(10)
-    expect(checkAuditTypes(README)).toEqual({ undocumented: [], unknown: [], duplicates: [] })
+    expect(checkAuditTypes(AUDIT)).toEqual({ undocumented: [], unknown: [], duplicates: [] })
   })
 
   test("no record type is listed by two capabilities", () => {
@@ -221,65 +213,45 @@ describe("README Audit trail ⇔ the audit record types", () => {
   })
 })
 
-describe("README structure", () => {
-  test("the Contents list is the ## headings, in order, with their anchors", () => {
-    const headings = proseLines(README)
-      .filter((line) => line.startsWith("## ") && line !== "## Contents")
-      .map((line) => line.slice(3))
-    const listed = section(README, "Contents")
-      .split("\n")
-      .map((line) => /^- \[(.+)\]\(#(.+)\)$/.exec(line))
-      .filter((match): match is RegExpExecArray => match !== null)
-    expect(listed.map((match) => match[1])).toEqual(headings)
-    const known = anchors(README)
-    expect(listed.map((match) => match[2]).filter((anchor) => !known.has(anchor as string))).toEqual([])
+describe("docs structure", () => {
+  test("docs/README.md links every page of docs/, and the README links docs/README.md", () => {
+    const pages = readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md") && name !== "README.md")
+    const index = read("docs/README.md")
+    const linked = new Set([...index.matchAll(/\]\(([\w-]+\.md)(?:#[^)]*)?\)/g)].map((match) => match[1]))
+    expect(pages.length).toBeGreaterThan(15)
+    expect(pages.filter((page) => !linked.has(page))).toEqual([])
+    expect(README).toContain("](docs/README.md)")
   })
 
-  test("the Contents entries under Guides are the ### headings of that section, in order", () => {
-    const guides = section(README, "Guides")
-      .split("\n")
-      .filter((line) => line.startsWith("### "))
-      .map((line) => line.slice(4))
-    const listed = section(README, "Contents")
-      .split("\n")
-      .map((line) => /^ {2}- \[(.+)\]\(#.+\)$/.exec(line)?.[1])
-      .filter((title): title is string => title !== undefined)
-    expect(guides.length).toBeGreaterThan(0)
-    expect(listed).toEqual(guides)
-  })
-
-  test("every #anchor link points at a heading", () => {
-    const known = anchors(README)
-    const links = [...README.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1] as string)
-    expect(links.length).toBeGreaterThan(10)
-    expect([...new Set(links.filter((anchor) => !known.has(anchor)))]).toEqual([])
+  test("the README stays a few screens long, its guides in docs/", () => {
+    expect(README.split("\n").length).toBeLessThan(150)
   })
 })
 
-describe("the checks fail when the README and the code disagree", () => {
+describe("the checks fail when the docs and the code disagree", () => {
   const dropRow = (text: string, start: string) => text.split("\n").filter((line) => !line.startsWith(start)).join("\n")
   const addRowAfter = (text: string, start: string, row: string) =>
     text.split("\n").flatMap((line) => (line.startsWith(start) ? [line, row] : [line])).join("\n")
 
-  test("an option, a session option, an error type or a warning missing from the README", () => {
-    expect(checkOptions(dropRow(README, "| `store` |")).top.undocumented).toEqual(["store"])
-    expect(checkOptions(dropRow(README, "| `session.updateAge` |")).nested.session?.undocumented).toEqual(["updateAge"])
-    expect(checkErrorReference(dropRow(README, "| `RateLimited` |")).undocumented).toEqual(["RateLimited"])
-    expect(checkWarnings(dropRow(README, "| `csrf-disabled` |")).undocumented).toEqual(["csrf-disabled"])
+  test("an option, a session option, an error type or a warning missing from the docs", () => {
+    expect(checkOptions(dropRow(CONFIGURATION, "| `store` |")).top.undocumented).toEqual(["store"])
+    expect(checkOptions(dropRow(CONFIGURATION, "| `session.updateAge` |")).nested.session?.undocumented).toEqual(["updateAge"])
+    expect(checkErrorReference(dropRow(ERRORS, "| `RateLimited` |")).undocumented).toEqual(["RateLimited"])
+    expect(checkWarnings(dropRow(OBSERVABILITY, "| `csrf-disabled` |")).undocumented).toEqual(["csrf-disabled"])
   })
 
   test("an option, a jwt option, an error type or a warning the code does not have", () => {
-    expect(checkOptions(addRowAfter(README, "| `store` |", "| `sessionStore` | none | Made up. |")).top.unknown).toEqual(["sessionStore"])
-    expect(checkOptions(addRowAfter(README, "| `jwt.maxAge` |", "| `jwt.secret` | none | Made up. |")).nested.jwt?.unknown).toEqual(["secret"])
-    expect(checkOptions(addRowAfter(README, "| `store` |", "| `theme.font` | none | Made up. |")).strayNested).toEqual(["theme.font"])
-    expect(checkErrorReference(addRowAfter(README, "| `RateLimited` |", "| `TooSlow` | a | b | c |")).unknown).toEqual(["TooSlow"])
-    expect(checkErrorReference(addRowAfter(README, "| `RateLimited` |", "| `RateLimited` | a | b | c |")).duplicates).toEqual(["RateLimited"])
-    expect(checkWarnings(addRowAfter(README, "| `csrf-disabled` |", "| `made-up-warning` | a | b |")).unknown).toEqual(["made-up-warning"])
+    expect(checkOptions(addRowAfter(CONFIGURATION, "| `store` |", "| `sessionStore` | none | Made up. |")).top.unknown).toEqual(["sessionStore"])
+    expect(checkOptions(addRowAfter(CONFIGURATION, "| `jwt.maxAge` |", "| `jwt.secret` | none | Made up. |")).nested.jwt?.unknown).toEqual(["secret"])
+    expect(checkOptions(addRowAfter(CONFIGURATION, "| `store` |", "| `theme.font` | none | Made up. |")).strayNested).toEqual(["theme.font"])
+    expect(checkErrorReference(addRowAfter(ERRORS, "| `RateLimited` |", "| `TooSlow` | a | b | c |")).unknown).toEqual(["TooSlow"])
+    expect(checkErrorReference(addRowAfter(ERRORS, "| `RateLimited` |", "| `RateLimited` | a | b | c |")).duplicates).toEqual(["RateLimited"])
+    expect(checkWarnings(addRowAfter(OBSERVABILITY, "| `csrf-disabled` |", "| `made-up-warning` | a | b |")).unknown).toEqual(["made-up-warning"])
   })
 
-  test("an audit record type missing from the README, or one the code does not have", () => {
-    expect(checkAuditTypes(dropRow(README, "| `two_factor.challenge` |")).undocumented).toEqual(["two_factor.challenge"])
-    expect(checkAuditTypes(addRowAfter(README, "| `password.reset` |", "| `password.forgotten` | a | |")).unknown).toEqual(["password.forgotten"])
-    expect(checkAuditTypes(addRowAfter(README, "| `password.reset` |", "| `password.reset` | a | |")).duplicates).toEqual(["password.reset"])
+  test("an audit record type missing from the docs, or one the code does not have", () => {
+    expect(checkAuditTypes(dropRow(AUDIT, "| `two_factor.challenge` |")).undocumented).toEqual(["two_factor.challenge"])
+    expect(checkAuditTypes(addRowAfter(AUDIT, "| `password.reset` |", "| `password.forgotten` | a | |")).unknown).toEqual(["password.forgotten"])
+    expect(checkAuditTypes(addRowAfter(AUDIT, "| `password.reset` |", "| `password.reset` | a | |")).duplicates).toEqual(["password.reset"])
   })
 })
