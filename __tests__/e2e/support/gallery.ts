@@ -1,7 +1,8 @@
 /**
  * The page gallery's tools for browser tests (issue #26): an axe-core check of the page in view
- * against WCAG 2.2 AA, and screenshots at a desktop and a phone size, light and dark, written to
- * `docs/screenshots/` (committed, shown in the docs).
+ * against WCAG 2.2 AA, and screenshots at a desktop and a phone size, light and dark. They are
+ * written to `docs/screenshots/` (committed, shown in the docs) by `npm run screenshots`, and to a
+ * directory under the system's temporary one otherwise, so a test run leaves the checkout as it was.
  *
  * axe-core is evaluated through the DevTools protocol, which the pages' Content-Security-Policy
  * does not govern, so the page under test keeps its own policy unchanged.
@@ -9,6 +10,7 @@
 import { readFileSync } from "node:fs"
 import { mkdir } from "node:fs/promises"
 import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Page } from "playwright-core"
@@ -17,7 +19,8 @@ const require = createRequire(import.meta.url)
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
-export const SCREENSHOTS_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../../docs/screenshots")
+export const SCREENSHOTS_DIR =
+  process.env.GATEHOUSE_UPDATE_SCREENSHOTS === "1" ? join(dirname(fileURLToPath(import.meta.url)), "../../../docs/screenshots") : join(tmpdir(), "gatehouse-screenshots")
 
 /** The two viewport sizes the issue names: a desktop and a phone. */
 export const VIEWPORTS = {
@@ -59,7 +62,7 @@ export function describeViolations(violations: AxeViolation[]): string {
 
 /**
  * Sets the page to a viewport and colour scheme, and writes a full-page screenshot as
- * `docs/screenshots/<name>-<desktop|mobile>-<light|dark>.png`. Returns the file's path.
+ * `<name>-<desktop|mobile>-<light|dark>.png` in `SCREENSHOTS_DIR`. Returns the file's path.
  */
 export async function screenshot(page: Page, name: string, viewport: keyof typeof VIEWPORTS, scheme: Scheme): Promise<string> {
   await mkdir(SCREENSHOTS_DIR, { recursive: true })
