@@ -4,8 +4,7 @@
  * (./signin-identifier.ts), the page has two steps: `identify` (one email or username field and
  * "Continue", a GET form, beside the OAuth buttons and passkey autofill), then `choose` (the
  * methods that identifier's kind can use, the identifier carried along). Otherwise it is the one
- * `single` step it always was. (About 300 lines, half of them the model's types, which the
- * templates and tests read in one place.)
+ * `single` step it always was. The model's types are in ./signin-model.ts.
  */
 import type { CredentialsConfig, Provider } from "../providers/types.js"
 import { CORE_ENGLISH as en } from "../i18n/catalogs.js"
@@ -15,111 +14,8 @@ import { WEBAUTHN_SCRIPT } from "./assets.js"
 import { emailButton, fieldLabel, signInWith } from "./signin-labels.js"
 import { acceptsEmails, acceptsUsernames, identifierField, identifierKind, isIdentifierFirst, LOGIN_HINT, type IdentifierKind } from "./signin-identifier.js"
 
-export interface FieldModel {
-  id: string
-  name: string
-  label: string
-  type: string
-  placeholder?: string
-  autocomplete?: string
-  required: boolean
-  /** What was typed before (never a password). */
-  value?: string
-  /** The error about this field, shown beside it (`<id>-error`). */
-  error?: string
-  /** The field a person types in next (the password after step one, or one with an error). */
-  autofocus?: boolean
-}
-
-export interface CredentialsModel {
-  id: string
-  name: string
-  action: string
-  fields: FieldModel[]
-  links?: Array<{ href: string; text: string }>
-  button: string
-  /** On the `choose` step: the identifier's field, sent as typed on step one (not shown again). */
-  identifier?: { name: string; value: string }
-  lastUsed?: boolean
-}
-
-export interface EmailModel {
-  id: string
-  name: string
-  action: string
-  button: string
-  /** `passkeyAutofill`: this field also offers the site's passkeys (conditional UI). */
-  passkeyAutofill?: boolean
-  /** The address typed before; on the `choose` step it is sent as it is, no field shown. */
-  value?: string
-  /** On the `choose` step: the address is the identifier, sent without a field. */
-  fixed?: boolean
-  error?: string
-  lastUsed?: boolean
-}
-
-export interface OAuthModel {
-  id: string
-  name: string
-  action: string
-  logo?: string
-  button: string
-  lastUsed?: boolean
-}
-
-export interface WebAuthnModel {
-  id: string
-  name: string
-  action: string
-  optionsUrl: string
-  conditional: boolean
-  emailLabel: string
-  button: string
-  create: PasskeyCreateModel
-  lastUsed?: boolean
-}
-
-/** The identifier field of the `identify` step, or the identifier shown on the `choose` step. */
-export interface IdentifierModel {
-  /** The sign-in page itself: step one is a GET form to it. */
-  action: string
-  name: typeof LOGIN_HINT
-  label: string
-  type: "email" | "text"
-  value?: string
-  error?: string
-  /** Step one again, without the identifier ("Use another account"). */
-  changeUrl: string
-}
-
-export interface SigninModel {
-  csrfToken: string
-  callbackUrl: string
-  /** An error shown at the top of the page: one that is about no single field. */
-  error?: string
-  step: "single" | "identify" | "choose"
-  identifier?: IdentifierModel
-  credentials: CredentialsModel[]
-  email: EmailModel[]
-  oauth: OAuthModel[]
-  webauthn: WebAuthnModel[]
-  /** The password accounts' sign-up page (a secondary path on the first step). */
-  signupUrl?: string
-  /** The passkey script, when the page has a passkey form. */
-  scriptUrl?: string
-}
-
-/**
- * How a first passkey is created from the sign-in page (issue #12). With an email provider, the
- * address is proved first: a magic link whose callback is the passkey set-up page, where the
- * signed-in (verified) user creates the passkey. Without one, the ceremony runs at once for a new
- * user whose address stays unverified until a proving sign-in (README, "Account linking and
- * email trust"). On the `choose` step, the address is the identifier (`email`): no field again.
- */
-export interface PasskeyCreateModel {
-  viaEmail?: { action: string; callbackUrl: string }
-  email?: string
-}
+export type { CredentialsModel, EmailModel, FieldModel, IdentifierModel, OAuthModel, PasskeyCreateModel, SigninModel, WebAuthnModel } from "./signin-model.js"
+import type { CredentialsModel, FieldModel, IdentifierModel, SigninModel, WebAuthnModel } from "./signin-model.js"
 
 const AUTOCOMPLETE: Record<string, string> = { password: "current-password", email: "email", username: "username" }
 
