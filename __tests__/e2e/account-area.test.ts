@@ -9,16 +9,14 @@
  * 390x844, light and dark, and checked with axe-core (WCAG 2.2 AA) in each.
  */
 import { readFile } from "node:fs/promises"
-import type { Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import express from "express"
 import { Secret, TOTP } from "otpauth"
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { authRouter, authSession, requireAuth } from "gatehouse"
 import { MemoryAdapter } from "gatehouse/adapters/memory"
 import Credentials from "gatehouse/providers/credentials"
 import Passkey from "gatehouse/providers/passkey"
-import { complaintsOn, launchBrowser, openPage, tabTo, type Watched } from "./harness.js"
+import { complaintsOn, browserSuite, tabTo, type Watched } from "./harness.js"
 import { describeGallery, galleryShot } from "./support/gallery.js"
 
 const MAC_CHROME = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
@@ -49,36 +47,12 @@ app.get("/home", requireAuth(config), (req, res) => {
   res.type("html").send(`<!doctype html><html lang="en"><title>Acme</title><h1>Home of ${req.auth?.user?.name}</h1>`)
 })
 
-let server: Server
-let origin: string
-let browser: Browser
-const open: Watched[] = []
+const suite = browserSuite(app, "localhost")
 
-beforeAll(async () => {
-  server = app.listen(0, "127.0.0.1")
-  await new Promise<void>((listening, failed) => server.once("listening", listening).once("error", failed))
-  origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  browser = await launchBrowser()
-})
+const accountUrl = () => `${suite.origin}/auth/account`
 
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((watched) => watched.context.close()))
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await new Promise<void>((closed) => {
-    server.closeAllConnections()
-    server.close(() => closed())
-  })
-})
-
-const accountUrl = () => `${origin}/auth/account`
-
-async function browserFor(userAgent: string, viewport = { width: 1280, height: 800 }): Promise<Watched> {
-  const watched = await openPage(browser, { userAgent, viewport, locale: "en-US", acceptDownloads: true })
-  open.push(watched)
-  return watched
+function browserFor(userAgent: string, viewport = { width: 1280, height: 800 }): Promise<Watched> {
+  return suite.newPage({ userAgent, viewport, locale: "en-US", acceptDownloads: true })
 }
 
 /**
@@ -88,10 +62,10 @@ async function browserFor(userAgent: string, viewport = { width: 1280, height: 8
  */
 async function signIn(watched: Watched, username: string): Promise<string> {
   const api = watched.context.request
-  const { csrfToken } = (await (await api.get(`${origin}/auth/csrf`)).json()) as { csrfToken: string }
-  const response = await api.post(`${origin}/auth/callback/credentials`, { form: { csrfToken, username, password: "pw", callbackUrl: accountUrl() }, maxRedirects: 0 })
+  const { csrfToken } = (await (await api.get(`${suite.origin}/auth/csrf`)).json()) as { csrfToken: string }
+  const response = await api.post(`${suite.origin}/auth/callback/credentials`, { form: { csrfToken, username, password: "pw", callbackUrl: accountUrl() }, maxRedirects: 0 })
   expect(response.status()).toBe(302)
-  return new URL(response.headers().location!, origin).href
+  return new URL(response.headers().location!, suite.origin).href
 }
 
 /** The code an authenticator app shows for `secret` (otpauth), away from a step's edge. */
@@ -106,7 +80,7 @@ const status = (page: Page) => page.getByRole("status")
 const section = (page: Page, id: string) => page.locator(`main section#${id}`)
 
 function expectClean(watched: Watched): void {
-  expect(complaintsOn(watched, origin)).toEqual({ consoleErrors: [], violations: [], pageErrors: [], dialogs: [] })
+  expect(complaintsOn(watched, suite.origin)).toEqual({ consoleErrors: [], violations: [], pageErrors: [], dialogs: [] })
 }
 
 async function expectGallery(page: Page, name: string): Promise<void> {
@@ -125,8 +99,8 @@ test("each section from the navigation, two-step verification set up, renewed, c
   await page.goto(accountUrl())
   const header = page.getByRole("banner")
   expect(await header.getByText("Acme", { exact: true }).count()).toBe(1)
-  expect(await header.getByRole("link", { name: "Back to Acme" }).getAttribute("href")).toBe(`${origin}/home`)
-  expect(await header.getByRole("link", { name: "Sign out" }).getAttribute("href")).toBe(`${origin}/auth/signout`)
+  expect(await header.getByRole("link", { name: "Back to Acme" }).getAttribute("href")).toBe(`${suite.origin}/home`)
+  expect(await header.getByRole("link", { name: "Sign out" }).getAttribute("href")).toBe(`${suite.origin}/auth/signout`)
 
   // A layout made for it: navigation beside the sections on a desktop, wider than the sign-in card, not the whole screen.
   const nav = page.getByRole("navigation", { name: "Account sections" })
@@ -243,7 +217,7 @@ test("each section from the navigation, two-step verification set up, renewed, c
 
   // Back to the app.
   await header.getByRole("link", { name: "Back to Acme" }).click()
-  await page.waitForURL(`${origin}/home`)
+  await page.waitForURL(`${suite.origin}/home`)
   expect(await page.locator("h1").innerText()).toMatch(/^Home of /)
   for (const watched of [desk, phone]) expectClean(watched)
 }, JOURNEY_TIMEOUT)

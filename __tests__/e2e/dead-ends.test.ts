@@ -8,16 +8,13 @@
  * The app is a small one of this file's own: the package's router with a demo password user and
  * an email provider whose mails are kept in memory (the mail itself is the magic-link suite's).
  */
-import type { Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import express from "express"
-import type { Browser } from "playwright-core"
 import { MemoryAdapter } from "gatehouse/adapters/memory"
 import { authRouter, authSession, requireAuth } from "gatehouse"
 import Credentials from "gatehouse/providers/credentials"
 import Nodemailer from "gatehouse/providers/nodemailer"
 import { describeGallery, galleryShot } from "./support/gallery.js"
-import { complaintsOn, isStatusLineFor, launchBrowser, openPage, type Watched } from "./harness.js"
+import { complaintsOn, isStatusLineFor, browserSuite, type Watched } from "./harness.js"
 
 const ADDRESS = "river.song@example.com"
 const mails: Array<{ identifier: string; url: string }> = []
@@ -48,40 +45,12 @@ app.get("/dashboard", requireAuth(config), (req, res) => {
   res.type("html").send(`<!doctype html><html lang="en"><head><title>Dashboard</title></head><body><main><h1>Dashboard</h1></main></body></html>`)
 })
 
-let server: Server
-let origin: string
-let browser: Browser
-const open: Watched[] = []
-
-beforeAll(async () => {
-  server = app.listen(0, "127.0.0.1")
-  await new Promise<void>((listening, failed) => server.once("listening", listening).once("error", failed))
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  browser = await launchBrowser()
-})
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((watched) => watched.context.close()))
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await new Promise<void>((closed) => {
-    server?.closeAllConnections()
-    if (server) server.close(() => closed())
-    else closed()
-  })
-})
-
-async function newPage(): Promise<Watched> {
-  const watched = await openPage(browser)
-  open.push(watched)
-  return watched
-}
+const suite = browserSuite(app)
+const newPage = () => suite.newPage()
 
 /** No console error (but `allowed` ones), CSP violation, page error or dialog on the site's pages. */
 function expectClean(watched: Watched, allowed: (entry: Watched["consoleErrors"][number]) => boolean = () => false) {
-  const ours = complaintsOn(watched, origin)
+  const ours = complaintsOn(watched, suite.origin)
   expect(ours.consoleErrors.filter((entry) => !allowed(entry))).toEqual([])
   expect(ours.violations).toEqual([])
   expect(ours.pageErrors).toEqual([])
@@ -91,33 +60,33 @@ function expectClean(watched: Watched, allowed: (entry: Watched["consoleErrors"]
 /** The context's CSRF token and a POST through its request API (which shares the page's cookies). */
 async function post(watched: Watched, path: string, form: Record<string, string>) {
   const api = watched.context.request
-  const { csrfToken } = (await (await api.get(`${origin}/auth/csrf`)).json()) as { csrfToken: string }
-  return api.post(`${origin}${path}`, { form: { csrfToken, ...form }, maxRedirects: 0 })
+  const { csrfToken } = (await (await api.get(`${suite.origin}/auth/csrf`)).json()) as { csrfToken: string }
+  return api.post(`${suite.origin}${path}`, { form: { csrfToken, ...form }, maxRedirects: 0 })
 }
 
 describe("no dead ends (issue #26)", () => {
   test("sign-out: Cancel goes back to the page the person came from, still signed in", async () => {
     const watched = await newPage()
     const { page } = watched
-    const signedIn = await post(watched, "/auth/callback/credentials", { username: "demo", password: "demo", callbackUrl: `${origin}/dashboard` })
+    const signedIn = await post(watched, "/auth/callback/credentials", { username: "demo", password: "demo", callbackUrl: `${suite.origin}/dashboard` })
     expect(signedIn.status()).toBe(302)
 
-    await page.goto(`${origin}/auth/signout?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
+    await page.goto(`${suite.origin}/auth/signout?callbackUrl=${encodeURIComponent(`${suite.origin}/dashboard`)}`)
     await page.getByRole("heading", { level: 1, name: "Sign out" }).waitFor()
     const found = await galleryShot(page, "signout")
     expect(describeGallery(found)).toBe("")
 
     await page.getByRole("link", { name: "Cancel" }).click()
-    await page.waitForURL(`${origin}/dashboard`)
+    await page.waitForURL(`${suite.origin}/dashboard`)
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
 
     // The keyboard reaches Cancel right after "Sign out", and Enter follows it.
-    await page.goto(`${origin}/auth/signout?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
+    await page.goto(`${suite.origin}/auth/signout?callbackUrl=${encodeURIComponent(`${suite.origin}/dashboard`)}`)
     await page.getByRole("button", { name: "Sign out" }).focus()
     await page.keyboard.press("Tab")
     expect(await page.getByRole("link", { name: "Cancel" }).evaluate((element) => element === document.activeElement)).toBe(true)
     await page.keyboard.press("Enter")
-    await page.waitForURL(`${origin}/dashboard`)
+    await page.waitForURL(`${suite.origin}/dashboard`)
     expectClean(watched)
   })
 
@@ -125,9 +94,9 @@ describe("no dead ends (issue #26)", () => {
     const watched = await newPage()
     const { page } = watched
     const before = mails.length
-    const asked = await post(watched, "/auth/signin/nodemailer", { email: ADDRESS, callbackUrl: `${origin}/dashboard` })
+    const asked = await post(watched, "/auth/signin/nodemailer", { email: ADDRESS, callbackUrl: `${suite.origin}/dashboard` })
     expect(asked.status()).toBe(302)
-    await page.goto(new URL(asked.headers().location!, origin).href)
+    await page.goto(new URL(asked.headers().location!, suite.origin).href)
     await page.getByRole("heading", { level: 1, name: "Check your email" }).waitFor()
     await expect(page.locator("strong.address").textContent()).resolves.toBe(ADDRESS)
     expect(mails.slice(before).map((mail) => mail.identifier)).toEqual([ADDRESS])
@@ -138,12 +107,12 @@ describe("no dead ends (issue #26)", () => {
     await page.getByRole("status").filter({ hasText: "We sent the email again." }).waitFor()
     expect(new URL(page.url()).pathname).toBe("/auth/verify-request")
     expect(mails.slice(before).map((mail) => mail.identifier)).toEqual([ADDRESS, ADDRESS])
-    expect(new URL(mails.at(-1)!.url).searchParams.get("callbackUrl")).toBe(`${origin}/dashboard`)
+    expect(new URL(mails.at(-1)!.url).searchParams.get("callbackUrl")).toBe(`${suite.origin}/dashboard`)
     await expect(page.locator("strong.address").textContent()).resolves.toBe(ADDRESS)
 
     await page.getByRole("link", { name: "Use another address" }).click()
     await page.waitForURL((url) => url.pathname === "/auth/signin")
-    expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`${origin}/dashboard`)
+    expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`${suite.origin}/dashboard`)
     await page.getByRole("heading", { level: 1 }).waitFor()
     expectClean(watched)
   })
@@ -151,7 +120,7 @@ describe("no dead ends (issue #26)", () => {
   test("a path that is no action: the themed 404 page, with the way to sign in", async () => {
     const watched = await newPage()
     const { page } = watched
-    const url = `${origin}/auth/no-such-page`
+    const url = `${suite.origin}/auth/no-such-page`
     const response = await page.goto(url)
     expect(response?.status()).toBe(404)
     expect(response?.headers()["content-type"]).toMatch(/^text\/html/)

@@ -3,6 +3,7 @@
  * Debian package) driven by playwright-core, and a watcher that records what a person's browser
  * would complain about on a page: console errors, uncaught errors, dialogs and CSP violations.
  */
+import { afterAll, afterEach, beforeAll } from "@jest/globals"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Express } from "express"
@@ -464,5 +465,55 @@ export function complaintsOn(watched: Watched, origin: string): Pick<Watched, "c
     violations: watched.violations.filter((violation) => sameOrigin(violation.documentURI)),
     pageErrors: [...watched.pageErrors],
     dialogs: [...watched.dialogs],
+  }
+}
+
+export interface BrowserSuite {
+  /** The app's origin once it listens (`http://<host>:<port>`). */
+  readonly origin: string
+  /** A fresh context and page with every complaint recorded; closed after the test. */
+  newPage(options?: BrowserContextOptions): Promise<Watched>
+}
+
+/**
+ * The usual life of a browser test file: before all, `app` listens on a free loopback port and
+ * Chromium starts; after each test, the pages it opened close; after all, both stop. `host`
+ * names the origin (`localhost` where passkeys are used: browsers allow them there, not on
+ * 127.0.0.1).
+ */
+export function browserSuite(app: Express, host: "127.0.0.1" | "localhost" = "127.0.0.1"): BrowserSuite {
+  let server: Server | undefined
+  let browser: Browser | undefined
+  let origin = ""
+  const open: Watched[] = []
+  beforeAll(async () => {
+    const listening = app.listen(0, "127.0.0.1")
+    server = listening
+    await new Promise<void>((resolve, reject) => listening.once("listening", resolve).once("error", reject))
+    origin = `http://${host}:${(listening.address() as AddressInfo).port}`
+    browser = await launchBrowser()
+  })
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((watched) => watched.context.close()))
+  })
+  afterAll(async () => {
+    await browser?.close()
+    const stopping = server
+    if (!stopping) return
+    await new Promise<void>((closed) => {
+      stopping.closeAllConnections()
+      stopping.close(() => closed())
+    })
+  })
+  return {
+    get origin() {
+      return origin
+    },
+    async newPage(options = {}) {
+      if (!browser) throw new Error("browserSuite: the browser starts in beforeAll; open pages inside tests")
+      const watched = await openPage(browser, options)
+      open.push(watched)
+      return watched
+    },
   }
 }
