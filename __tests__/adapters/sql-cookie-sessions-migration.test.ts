@@ -39,7 +39,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
 
   it("migrate() applies 0006 in place; the old rows stay; cookie sessions are then recorded and revoked in the new tables", async () => {
     await expect(sql`select sid from ${sql.table(`${tablePrefix}cookie_sessions`)}`.execute(adapter.db)).rejects.toBeTruthy()
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0006_cookie_sessions"])
+    expect((await migrate(adapter.db, { tablePrefix }))[0]).toBe("0006_cookie_sessions")
     expect(await migrate(adapter.db, { tablePrefix })).toEqual([])
 
     // What the previous release wrote is untouched.

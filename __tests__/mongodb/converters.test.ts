@@ -188,6 +188,9 @@ describe("collections and indexes", () => {
       Passwords: "passwords",
       CookieSessions: "cookie_sessions",
       SessionRevocations: "session_revocations",
+      Organizations: "organizations",
+      Members: "members",
+      Invitations: "invitations",
     })
     expect(collectionNames({ collections: { Users: "people" } })).toEqual({ ...DEFAULT_COLLECTIONS, Users: "people" })
   })
@@ -207,12 +210,15 @@ describe("collections and indexes", () => {
       recovery_codes: [{ key: { userId: 1, hash: 1 }, unique: true }],
       cookie_sessions: [{ key: { userId: 1 } }, { key: { expires: 1 }, expireAfterSeconds: 0 }],
       session_revocations: [{ key: { createdAt: 1 } }, { key: { key: 1 } }, { key: { expires: 1 }, expireAfterSeconds: 0 }],
+      organizations: [{ key: { slug: 1 }, unique: true }],
+      members: [{ key: { organizationId: 1, userId: 1 }, unique: true }, { key: { userId: 1 } }],
+      invitations: [{ key: { tokenHash: 1 }, unique: true }, { key: { organizationId: 1, email: 1 }, unique: true }],
     })
   })
 
   it("indexes follow custom collection names", () => {
     const names = collectionNames({ collections: { Users: "auth_users", VerificationTokens: "auth_tokens" } })
-    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations"])
+    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations"])
   })
 })
 

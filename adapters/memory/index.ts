@@ -5,7 +5,7 @@
  *
  * It behaves like a database with the SQL adapter's constraints: one user per email, one account
  * per provider + providerAccountId, one session per token; deleting a user removes its accounts,
- * sessions and authenticators. Records are copied in and out, so callers never hold the stored
+ * sessions, authenticators and memberships. Records are copied in and out, so callers never hold the stored
  * objects. A transaction undoes only its own writes when it fails (other requests' writes made
  * meanwhile stay), and its writes are visible to others before it ends (read uncommitted);
  * `lockUser` serialises the transactions that lock the same user (in this process: it is memory).
@@ -16,9 +16,10 @@ import { DEVELOPMENT_ADAPTER, type TransactionalAdapter } from "../../lib/core/a
 import { forgetTwoFactor, twoFactorMethods, type TwoFactorMaps } from "./two-factor.js"
 import { cookieSessionMethods, type CookieSessionMaps } from "./cookie-sessions.js"
 import { passwordMethods, type PasswordMaps } from "./passwords.js"
+import { forgetMemberships, organizationMethods, type OrganizationMaps } from "./organizations.js"
 import { inTransaction, put, remove, userLocks } from "./transactions.js"
 
-interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps {
+interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps {
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
   authenticators: Map<string, AdapterAuthenticator>
@@ -55,7 +56,7 @@ class ConstraintError extends Error {
 }
 
 export function MemoryAdapter(): MemoryAdapterInstance {
-  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map() }
+  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
   const lockUser = userLocks()
 
@@ -104,6 +105,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       for (const [key, token] of store.tokens) if (token.identifier === user.email) remove(store.tokens, key)
       forgetTwoFactor(store, remove, id)
       remove(store.passwords, id)
+      forgetMemberships(store, remove, id)
       return copy(user)
     },
 
@@ -235,6 +237,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     ...cookieSessionMethods(store, put, remove),
 
     ...passwordMethods(store, put, remove),
+    ...organizationMethods(store, put, remove),
 
     transaction: (work) => inTransaction(adapter, work),
   }

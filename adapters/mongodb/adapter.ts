@@ -11,6 +11,7 @@ import { compensating, inTransaction } from "./transactions.js"
 import { twoFactorMethods } from "./two-factor.js"
 import { passwordMethods } from "./passwords.js"
 import { cookieSessionMethods } from "./cookie-sessions.js"
+import { organizationMethods } from "./organizations.js"
 
 /** Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts). */
 export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser">> {
@@ -98,11 +99,11 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     },
     async deleteUser(id) {
       const _id = toObjectId(id)
-      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens } = await handles()
+      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members } = await handles()
       // One after the other: operations of a transaction must not run in parallel. The user goes
       // last, so if a step fails, deleteUser can simply be called again.
       return atomically(async (options) => {
-        for (const collection of [accounts, sessions, authenticators]) await collection.deleteMany({ userId: _id }, options)
+        for (const collection of [accounts, sessions, authenticators, members]) await collection.deleteMany({ userId: _id }, options)
         await recoveryCodes.deleteMany({ userId: id }, options)
         await twoFactor.deleteOne({ _id: id as never }, options)
         await passwords.deleteOne({ _id: id as never }, options)
@@ -245,6 +246,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     ...twoFactorMethods(handles, opts, atomically),
     ...passwordMethods(handles, opts),
     ...cookieSessionMethods(handles, opts),
+    ...organizationMethods(handles, opts, atomically),
 
     async transaction(work) {
       if (session) return work(adapter)

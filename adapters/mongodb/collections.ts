@@ -15,6 +15,9 @@ export interface CollectionNames {
   Passwords: string
   CookieSessions: string
   SessionRevocations: string
+  Organizations: string
+  Members: string
+  Invitations: string
 }
 
 export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
@@ -28,6 +31,9 @@ export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
   Passwords: "passwords",
   CookieSessions: "cookie_sessions",
   SessionRevocations: "session_revocations",
+  Organizations: "organizations",
+  Members: "members",
+  Invitations: "invitations",
 })
 
 export interface CollectionOptions {
@@ -58,6 +64,9 @@ export interface Handles {
   passwords: Collection
   cookieSessions: Collection
   sessionRevocations: Collection
+  organizations: Collection
+  members: Collection
+  invitations: Collection
 }
 
 /** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
@@ -76,6 +85,9 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
     passwords: db.collection(names.Passwords),
     cookieSessions: db.collection(names.CookieSessions),
     sessionRevocations: db.collection(names.SessionRevocations),
+    organizations: db.collection(names.Organizations),
+    members: db.collection(names.Members),
+    invitations: db.collection(names.Invitations),
   }
 }
 
@@ -85,7 +97,9 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
  * collide), accounts (provider, providerAccountId), sessions.sessionToken, verification tokens
  * (identifier, token), authenticators.credentialID. Plain: every `userId`, for deleteUser and
  * listing a user's authenticators. Cookie-session records and revocations: `userId`, `createdAt`
- * and `key`, and a TTL index on `expires`. Names are the server's defaults (`email_1`, ...).
+ * and `key`, and a TTL index on `expires`. Organizations (issue #27): unique slug, membership
+ * (organizationId, userId), invitation tokenHash and (organizationId, email); plain members'
+ * `userId` (a user's memberships). Names are the server's defaults (`email_1`, ...).
  */
 export function indexSpecs(names: CollectionNames): { collection: string; indexes: IndexDescription[] }[] {
   return [
@@ -97,6 +111,9 @@ export function indexSpecs(names: CollectionNames): { collection: string; indexe
     { collection: names.RecoveryCodes, indexes: [{ key: { userId: 1, hash: 1 }, unique: true }] },
     { collection: names.CookieSessions, indexes: [{ key: { userId: 1 } }, { key: { expires: 1 }, expireAfterSeconds: 0 }] },
     { collection: names.SessionRevocations, indexes: [{ key: { createdAt: 1 } }, { key: { key: 1 } }, { key: { expires: 1 }, expireAfterSeconds: 0 }] },
+    { collection: names.Organizations, indexes: [{ key: { slug: 1 }, unique: true }] },
+    { collection: names.Members, indexes: [{ key: { organizationId: 1, userId: 1 }, unique: true }, { key: { userId: 1 } }] },
+    { collection: names.Invitations, indexes: [{ key: { tokenHash: 1 }, unique: true }, { key: { organizationId: 1, email: 1 }, unique: true }] },
   ]
 }
 

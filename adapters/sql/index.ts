@@ -6,7 +6,7 @@
  * Atomic where it matters: `useVerificationToken` hands a token to exactly one of concurrent
  * callers (DELETE ... RETURNING, or SELECT ... FOR UPDATE then DELETE on MySQL); `transaction`
  * lets the core create a user and link its account together; `deleteUser` removes the user's
- * accounts, sessions and authenticators in one transaction even where foreign keys are off;
+ * accounts, sessions, authenticators and memberships in one transaction even where foreign keys are off;
  * `lockUser` holds the user's row (SELECT ... FOR UPDATE; on SQLite the write lock) for the rest
  * of a transaction, so two removals of a user's ways to sign in run one after the other.
  */
@@ -35,6 +35,7 @@ import { twoFactorMethods } from "./two-factor.js"
 import { passwordMethods } from "./passwords.js"
 import { cookieSessionMethods } from "./cookie-sessions.js"
 import { passkeyDetailMethods } from "./passkey-details.js"
+import { organizationMethods } from "./organizations.js"
 
 export type SqlAdapterOptions = TableOptions
 
@@ -110,7 +111,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     async deleteUser(id) {
       return atomically(async (trx) => {
         const row = await trx.selectFrom(t.users).selectAll().where("id", "=", id).executeTakeFirst()
-        for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords]) {
+        for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords, t.members]) {
           await trx.deleteFrom(table).where("user_id", "=", id).execute()
         }
         const user = row ? toUser(row, codec) : null
@@ -248,6 +249,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     ...passwordMethods(db, t, codec, atomically),
     ...cookieSessionMethods(db, t, codec),
     ...passkeyDetailMethods(db, t, codec),
+    ...organizationMethods(db, t, codec, atomically, take, inTransaction),
 
     async transaction(work) {
       if (inTransaction) return work(adapter)

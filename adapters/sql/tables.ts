@@ -16,9 +16,12 @@ export interface TableNames {
   passwords: string
   cookieSessions: string
   sessionRevocations: string
+  organizations: string
+  members: string
+  invitations: string
   migrations: string
   migrationLock: string
-  /** The indexes and named constraints (schema.ts, cookie-sessions.ts). */
+  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts). */
   index: IndexNames
 }
 
@@ -34,6 +37,11 @@ export interface IndexNames {
   revocationsCreatedAt: string
   revocationsSubject: string
   revocationsExpires: string
+  organizationsSlugUnique: string
+  membersPk: string
+  membersUserId: string
+  invitationsTokenHashUnique: string
+  invitationsEmailUnique: string
 }
 
 export interface TableOptions {
@@ -62,6 +70,9 @@ function names(prefix: string): TableNames {
     passwords: `${prefix}passwords`,
     cookieSessions: `${prefix}cookie_sessions`,
     sessionRevocations: `${prefix}session_revocations`,
+    organizations: `${prefix}organizations`,
+    members: `${prefix}members`,
+    invitations: `${prefix}invitations`,
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }
@@ -77,6 +88,13 @@ function names(prefix: string): TableNames {
     revocationsCreatedAt: `${table.sessionRevocations}_created_at_index`,
     revocationsSubject: `${table.sessionRevocations}_subject_index`,
     revocationsExpires: `${table.sessionRevocations}_expires_index`,
+    organizationsSlugUnique: `${table.organizations}_slug_unique`,
+    membersPk: `${table.members}_pk`,
+    membersUserId: `${table.members}_user_id_index`,
+    invitationsTokenHashUnique: `${table.invitations}_token_hash_unique`,
+    // Also the index on organization_id (its first column). Not `_organization_email_unique`:
+    // that would be the longest name the schema creates, and lower the prefix limit.
+    invitationsEmailUnique: `${table.invitations}_org_email_unique`,
   }
   return { ...table, index }
 }

@@ -20,6 +20,7 @@ import { passkeyDetailChecks } from "./passkey-details.js"
 import { twoFactorChecks } from "./two-factor.js"
 import { userChecks } from "./users.js"
 import { userLockChecks } from "./user-lock.js"
+import { organizationChecks } from "./organizations.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
   describe(`${name}: adapter contract`, () => {
@@ -57,6 +58,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("passkey names and last use (Gatehouse extension)", () => passkeyDetailChecks(context))
     describe("two-factor records and recovery codes (Gatehouse extensions)", () => twoFactorChecks(context))
     describe("holding a user for a transaction (Gatehouse extension)", () => userLockChecks(context))
+    describe("organizations, members and invitations (Gatehouse extensions)", () => organizationChecks(context))
   })
 }
 
