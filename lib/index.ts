@@ -11,6 +11,27 @@ export { requireAuth, type RequireAuthOptions } from "./express/require-auth.js"
 export { signIn, signOut, type SignInOptions, type SignOutOptions, type AuthorizationParams } from "./express/server-actions.js"
 export { listSessions, revokeSession, revokeOtherSessions, revokeUserSessions, type SessionInfo } from "./devices/helpers.js"
 export { unlinkAccount, deleteAccount } from "./account/helpers.js"
+export {
+  hasPermission,
+  organizationAction,
+  switchOrganization,
+  createOrganization,
+  updateOrganization,
+  deleteOrganization,
+  addMember,
+  setMemberRole,
+  removeMember,
+  transferOwnership,
+  inviteMember,
+  listOrganizations,
+  getOrganization,
+} from "./organizations/helpers.js"
+export type { OrganizationsOptions, InvitationMail } from "./organizations/options.js"
+export type { ActiveOrganization } from "./organizations/memberships.js"
+export type { OrganizationEvent } from "./organizations/events.js"
+export type { OrganizationDetails, MemberView } from "./organizations/details.js"
+export type { SentInvitation, PublicInvitation } from "./organizations/invitations.js"
+export type { PermissionRule } from "./organizations/guard.js"
 // The formatters the built-in account page uses, for apps that draw their own (issue #26).
 export { deviceLabel } from "./devices/label.js"
 export { devicePlace } from "./devices/place.js"

@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from "@jes
 import express, { type Express, type Request, type Response } from "express"
 import request from "supertest"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
-import { authRouter, authSession, deleteAccount, getAccessToken, getSession, listSessions, revokeOtherSessions, revokeSession, unlinkAccount } from "../../lib/index.js"
+import { authRouter, authSession, deleteAccount, getAccessToken, getSession, listSessions, organizationAction, revokeOtherSessions, revokeSession, unlinkAccount } from "../../lib/index.js"
 import { routeList } from "../../lib/core/dispatch.js"
 import Credentials from "../../lib/providers/credentials.js"
 import GitHub from "../../lib/providers/github.js"
@@ -64,6 +64,7 @@ const ROWS: Row[] = [
   PUBLIC("POST forgot-password", "asks for a mailed link"),
   PUBLIC("GET reset-password", "a mailed token is the proof"),
   PUBLIC("POST reset-password", "a mailed token is the proof"),
+  PUBLIC("GET invitation", "shows whom an invitation is for; answering it needs a session (organizations/accept)"),
   { name: "GET session", need: "read" },
   { name: "POST session", need: "read", body: { data: "{}" } },
   { name: "GET two-factor", need: "pending" },
@@ -75,6 +76,15 @@ const ROWS: Row[] = [
   { name: "POST account/passkey-rename", need: "session", body: { credentialID: "none", name: "Laptop" } },
   { name: "GET sessions", need: "session" },
   { name: "POST sessions/revoke", need: "session", body: { id: "no-such-session" } },
+  { name: "GET organizations", need: "session" },
+  { name: "GET organization", need: "session" },
+  { name: "POST organizations/create", need: "session", body: { name: "Acme" } },
+  { name: "POST organizations/switch", need: "session", body: { organizationId: "none" } },
+  { name: "POST organizations/invite", need: "session", body: { organizationId: "none", email: "x@example.test" } },
+  { name: "POST organizations/accept", need: "session", body: { token: "x".repeat(43) } },
+  { name: "POST organizations/leave", need: "recent", body: { organizationId: "none" } },
+  { name: "POST organizations/delete", need: "recent", body: { organizationId: "none" } },
+  { name: "POST organizations/transfer", need: "recent", body: { organizationId: "none", userId: "none" } },
   { name: "POST account/email", need: "recent", body: { email: "thief@example.test" } },
   { name: "POST account/unlink", need: "recent", body: { provider: "github" } },
   { name: "POST account/passkey-remove", need: "recent", body: { credentialID: "none" } },
@@ -92,6 +102,7 @@ const ROWS: Row[] = [
   { name: "helper getAccessToken", need: "session" },
   { name: "helper unlinkAccount", need: "recent" },
   { name: "helper deleteAccount", need: "recent" },
+  { name: "helper organizationAction", need: "session" },
 ]
 
 const HELPERS: Record<string, (req: Request, res: Response, config: AuthConfig) => Promise<unknown>> = {
@@ -102,6 +113,7 @@ const HELPERS: Record<string, (req: Request, res: Response, config: AuthConfig) 
   getAccessToken: (req, _res, config) => getAccessToken(req, config, "github"),
   unlinkAccount: (req, res, config) => unlinkAccount(req, res, config, "github"),
   deleteAccount: (req, res, config) => deleteAccount(req, res, config),
+  organizationAction: (req, res, config) => organizationAction(req, res, config, "switch", { organizationId: "none" }),
 }
 
 describe("the assurance table lists every action the router answers", () => {
@@ -131,6 +143,7 @@ function buildApp(strategy: "jwt" | "database", adapter: MemoryAdapterInstance):
       GitHub({ clientId: "id", clientSecret: "secret" }),
     ],
     twoFactor: { issuer: "Gatehouse Test" },
+    organizations: true,
   }
   const app = express()
   app.use("/auth", authRouter(config))

@@ -12,6 +12,7 @@ import { placeWith } from "../devices/place.js"
 import { formatDateTime, formatRelativeTime, timeOf } from "../devices/when.js"
 import { twoFactorStatus, type TwoFactorSection } from "./two-factor-section.js"
 import { accountHeader, type AccountHeader } from "./header.js"
+import { organizationsSection, type OrganizationsSection } from "./organizations-section.js"
 
 export interface PasskeyItem {
   id: string
@@ -61,6 +62,8 @@ export interface AccountModel {
   /** Two-step verification, when the `twoFactor` option is on. */
   twoFactor?: TwoFactorSection
   devices?: DeviceItem[]
+  /** The user's organizations, when the `organizations` option is on (organizations-section.ts). */
+  organizations?: OrganizationsSection
   /** The in-page navigation: the sections this page has, in order. */
   sections: Array<{ id: string; label: string }>
 }
@@ -107,11 +110,13 @@ export async function accountModel(
   const { t, tag } = input
   const sessions = await listUserSessions(config, holder.identity).catch(() => undefined)
   const twoFactor = await twoFactorStatus(ctx, holder.user.id, back, tag)
+  const organizations = await organizationsSection(ctx, holder.user, back, t)
   const changePasswordUrl = config.providers.list.some(isPasswordProvider) ? `${base}/change-password?${new URLSearchParams({ callbackUrl: back })}` : undefined
   const sections = [
     { id: "profile", label: t["account.profile.heading"] },
     ...(changePasswordUrl || twoFactor || hasPasskeys || providers.length ? [{ id: "security", label: t["account.security.heading"] }] : []),
     ...(sessions ? [{ id: "devices", label: t["account.devices.heading"] }] : []),
+    ...(organizations ? [{ id: "organizations", label: t["organizations.account.heading"] }] : []),
     { id: "danger", label: t["account.danger.heading"] },
   ]
   return {
@@ -119,6 +124,7 @@ export async function accountModel(
     header: await accountHeader(ctx, t),
     sections,
     twoFactor,
+    organizations,
     base,
     back,
     error: input.error,

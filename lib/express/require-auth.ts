@@ -24,6 +24,8 @@ import { configSource } from "./config.js"
 import { hintsOf, requestPathOf } from "./request.js"
 import { writeResponse, writeWebResponse } from "./respond.js"
 import { exposeSession, requestSession } from "./session.js"
+import { ERROR_PAGE_STATUS } from "../core/error-messages.js"
+import { checkRule, checkRuleAgainst, judge, type OrganizationRule, type PermissionRule, type Verdict } from "../organizations/guard.js"
 import type { GatehouseRequest, GatehouseResponse, Middleware } from "./types.js"
 
 export interface RequireAuthOptions {
@@ -35,6 +37,15 @@ export interface RequireAuthOptions {
    * an API request gets 403 `RecentSignInRequired`.
    */
   maxAge?: number
+  /**
+   * Organizations (issue #27): the active organization's role must grant this permission
+   * (`"project:write"`), every one of a list, or the function must say yes. No active
+   * organization: 403 `OrganizationRequired`; not granted: 403 `PermissionDenied` (a browser
+   * gets the error page). Checked from the session, with no database round trip.
+   */
+  permission?: PermissionRule
+  /** Organizations: the user's role in the active organization must be this one (or one of these). */
+  role?: string | readonly string[]
 }
 
 /** The session's sign-in is recent enough for `maxAge` (a session without `authTime` never is). */
@@ -104,12 +115,42 @@ function unavailable(req: GatehouseRequest, res: GatehouseResponse, config: Reso
   writeResponse(res, { ...page, headers: { ...page.headers, ...retry } })
 }
 
+/** The organization rule refused: 403 with the named error (JSON), or the error page. */
+function refuse(req: GatehouseRequest, res: GatehouseResponse, config: ResolvedConfig, type: Exclude<Verdict, "allowed">): void {
+  if (!wantsHtml(req)) {
+    writeResponse(res, json({ error: { type, message: publicMessage(type) } }, 403))
+    return
+  }
+  let origin: string
+  try {
+    origin = siteOf(config.authUrl, hintsOf(req)).origin
+  } catch {
+    origin = ""
+  }
+  const site = { config, request: { origin }, baseUrl: `${origin}${config.basePath === "/" ? "" : config.basePath}` }
+  if (origin && config.pages.error) {
+    writeResponse(res, redirect(pageUrl(site, "error", new URLSearchParams({ error: type }))))
+    return
+  }
+  const model = errorModel(type, { signIn: pageUrl(site, "signIn"), home: origin || "/" }, undefined, ERROR_PAGE_STATUS)
+  const header = (name: string) => {
+    const value = req.headers[name]
+    return Array.isArray(value) ? value.join(", ") : value
+  }
+  writeResponse(res, pageResponse({ config, request: { header } }, "error", model.heading, model, 403))
+}
+
 export function requireAuth(config: AuthConfigInput, options?: RequireAuthOptions): Middleware {
   const getConfig = configSource(config)
   const maxAge = options?.maxAge
   if (maxAge !== undefined && !(typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge >= 0)) {
     throw new InvalidOption(`requireAuth: maxAge must be a number of seconds ≥ 0 (got ${JSON.stringify(maxAge)})`)
   }
+
+  const rule: OrganizationRule | undefined = options?.permission !== undefined || options?.role !== undefined ? { permission: options.permission, role: options.role } : undefined
+  if (rule) checkRule(rule)
+  /** Configurations the rule was checked against (declared permissions, organizations on). */
+  const checked = new WeakSet<ResolvedConfig>()
 
   // Each step answers at once when it can (a static configuration, a cookie session read from the
   // caches, the default `authorized`), so a signed-in request reaches the route in the same tick.
@@ -139,6 +180,26 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
       deny(req, res, resolved, "RecentSignInRequired")
       return false
     }
+    if (rule) {
+      if (!session) {
+        deny(req, res, resolved)
+        return false
+      }
+      if (!checked.has(resolved)) {
+        checkRuleAgainst(rule, resolved.organizations)
+        checked.add(resolved)
+      }
+      const verdict = judge(session, rule)
+      if (verdict instanceof Promise) return verdict.then((answer) => (answer === "allowed" ? authorize(req, res, resolved, session) : (refuse(req, res, resolved, answer), false)))
+      if (verdict !== "allowed") {
+        refuse(req, res, resolved, verdict)
+        return false
+      }
+    }
+    return authorize(req, res, resolved, session)
+  }
+
+  function authorize(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig, session: Session | null): boolean | Promise<boolean> {
     const decide = options?.authorized ?? resolved.callbacks.authorized
     let verdict: ReturnType<typeof decide>
     try {

@@ -90,7 +90,37 @@ function refreshDue(config: ResolvedConfig, expires: Date, now: number): boolean
   return updateAge === 0 || expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now
 }
 
-export async function readDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate): Promise<SessionResult> {
+/**
+ * Reads the database session. Without a promise on the common path, as lean as a cookie read: the
+ * session found fresh in this process's cache, not past its expiry, no extension due, no `session`
+ * callback or event to ask, no update. Anything else goes the whole way (readThrough).
+ */
+export function readDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate): SessionResult | Promise<SessionResult> {
+  if (update || config.custom.session || config.events.session || config.events.audit) return readThrough(config, jar, set, update)
+  const sessionToken = sessionTokenOf(jar, set)
+  if (!sessionToken) return readThrough(config, jar, set, update)
+  const now = Date.now()
+  const found = runtimeOf(config).databaseSessions.get(sessionToken, now)
+  if (!found) return readThrough(config, jar, set, update)
+  const stored = found.session.expires
+  const absolute = config.session.absoluteExpires
+  const end = absolute && absolute < stored ? absolute : stored
+  if (end.getTime() <= now || refreshDue(config, stored, now)) return readThrough(config, jar, set, update)
+  const started = found.session.createdAt
+  const authTime = started instanceof Date && !Number.isNaN(started.getTime()) ? Math.floor(started.getTime() / 1000) : undefined
+  const { user } = found
+  const session: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: end.toISOString() }
+  if (authTime !== undefined) session.authTime = authTime
+  if (found.amr) session.amr = [...found.amr]
+  if (found.refused) session.error = REFRESH_TOKEN_ERROR
+  const identity = authTime === undefined ? { userId: user.id, sid: found.sid, sessionToken } : { userId: user.id, sid: found.sid, sessionToken, authTime }
+  return { session, token: null, cookies: NO_COOKIES, identity }
+}
+
+/** `cookies` of a read that sets none: one frozen list for all of them (read, never changed). */
+const NO_COOKIES = Object.freeze([]) as unknown as Cookie[]
+
+async function readThrough(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate): Promise<SessionResult> {
   const signedOut = (clear: boolean): SessionResult => ({ session: null, token: null, cookies: clear ? clearChunked(set.sessionToken, jar) : [] })
   const sessionToken = sessionTokenOf(jar, set)
   if (!sessionToken) return signedOut(jar[set.sessionToken.name] !== undefined || jar[`${set.sessionToken.name}.0`] !== undefined)

@@ -18,7 +18,10 @@ export type { SessionResult, SessionUpdate }
  * `await` it see no difference.
  */
 export function readSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, update?: SessionUpdate, client?: ClientSource): SessionResult | Promise<SessionResult> {
-  const read = config.session.strategy === "database" ? readDatabaseSession(config, jar, set, update) : readCookieSession(config, jar, set, update, client)
+  let read = config.session.strategy === "database" ? readDatabaseSession(config, jar, set, update) : readCookieSession(config, jar, set, update, client)
+  // A capability's facts about the signed-in user (organizations: `auth.organization`), after the app's callbacks.
+  const facts = config.sessionFacts
+  if (facts) read = read instanceof Promise ? read.then((result) => facts(config, jar, set, result)) : facts(config, jar, set, read)
   // One counter add per read (gatehouse.session.reads); no span on this path.
   return countSessionRead(config, read)
 }

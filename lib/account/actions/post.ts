@@ -24,7 +24,7 @@ import { clearChunked } from "../../session/chunks.js"
 import { undoEmailAction } from "./undo-email.js"
 
 /** Refusals the account page explains in place (anything else takes its usual outcome). */
-const EXPLAINED = new Set(["LastSignInMethod", "SignInMethodNotFound", "InvalidRequest", "InvalidPasskeyName", "EmailSignInError", "Verification"])
+const EXPLAINED = new Set(["LastOwner", "LastSignInMethod", "SignInMethodNotFound", "InvalidRequest", "InvalidPasskeyName", "EmailSignInError", "Verification"])
 
 async function deleteAction(ctx: RequestContext, holder: AccountHolder): Promise<ResponseInternal> {
   if (bodyString(ctx.request, "confirm") !== "yes") throw new InvalidRequest("Deleting the account needs confirm=yes")
@@ -80,7 +80,7 @@ export async function accountAction(ctx: RequestContext): Promise<ResponseIntern
     const answered = await perform(ctx, holder, action)
     if (answered) return answered
   } catch (error) {
-    if (!ctx.wantsJson && !ctx.request.serverAction && error instanceof AuthError && EXPLAINED.has(error.type) && action !== "delete") {
+    if (!ctx.wantsJson && !ctx.request.serverAction && error instanceof AuthError && EXPLAINED.has(error.type) && (action !== "delete" || error.type === "LastOwner")) {
       ctx.config.logger.error(error)
       return redirect(`${back}?${new URLSearchParams({ error: error.type })}`)
     }

@@ -36,6 +36,7 @@ export const de: TextsOf<typeof en> = {
   "account.delete.confirm": "Mir ist klar, dass dies nicht rückgängig gemacht werden kann",
   "account.delete.button": "Mein Konto löschen",
   "account.error.LastSignInMethod": "Dies ist Ihre einzige Anmeldemethode und kann daher nicht entfernt werden. Fügen Sie zuerst eine weitere hinzu.",
+  "account.error.LastOwner": "Sie sind der einzige Eigentümer einer Organisation mit weiteren Mitgliedern. Machen Sie zuerst ein anderes Mitglied zum Eigentümer.",
   "account.error.SignInMethodNotFound": "Diese Anmeldemethode gehört nicht zu Ihrem Konto.",
   "account.error.InvalidRequest": "Geben Sie einen Namen mit 1 bis 100 Zeichen ein.",
   "account.error.SessionNotFound": "Dieses Gerät ist nicht bei Ihrem Konto angemeldet.",

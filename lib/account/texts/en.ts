@@ -39,6 +39,7 @@ export const en = {
   "account.delete.confirm": "I understand that this cannot be undone",
   "account.delete.button": "Delete my account",
   "account.error.LastSignInMethod": "This is your only way to sign in, so it cannot be removed. Add another one first.",
+  "account.error.LastOwner": "You are the only owner of an organization with other members. Make another member an owner first.",
   "account.error.SignInMethodNotFound": "That sign-in method is not part of your account.",
   "account.error.InvalidRequest": "Enter a name of 1 to 100 characters.",
   "account.error.SessionNotFound": "That device is not signed in to your account.",

@@ -36,6 +36,7 @@ export const es: TextsOf<typeof en> = {
   "account.delete.confirm": "Entiendo que no se puede deshacer",
   "account.delete.button": "Eliminar mi cuenta",
   "account.error.LastSignInMethod": "Es tu única forma de iniciar sesión, así que no se puede eliminar. Añade otra primero.",
+  "account.error.LastOwner": "Eres el único propietario de una organización con otros miembros. Primero haz propietario a otro miembro.",
   "account.error.SignInMethodNotFound": "Ese método de inicio de sesión no forma parte de tu cuenta.",
   "account.error.InvalidRequest": "Escribe un nombre de 1 a 100 caracteres.",
   "account.error.SessionNotFound": "Ese dispositivo no tiene una sesión de tu cuenta.",

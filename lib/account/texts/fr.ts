@@ -36,6 +36,7 @@ export const fr: TextsOf<typeof en> = {
   "account.delete.confirm": "Je comprends que c’est irréversible",
   "account.delete.button": "Supprimer mon compte",
   "account.error.LastSignInMethod": "C’est votre seul moyen de connexion : il ne peut pas être supprimé. Ajoutez-en d’abord un autre.",
+  "account.error.LastOwner": "Vous êtes le seul propriétaire d’une organisation qui a d’autres membres. Faites d’abord d’un autre membre un propriétaire.",
   "account.error.SignInMethodNotFound": "Ce moyen de connexion ne fait pas partie de votre compte.",
   "account.error.InvalidRequest": "Saisissez un nom de 1 à 100 caractères.",
   "account.error.SessionNotFound": "Cet appareil n’est pas connecté à votre compte.",

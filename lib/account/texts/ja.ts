@@ -36,6 +36,7 @@ export const ja: TextsOf<typeof en> = {
   "account.delete.confirm": "元に戻せないことを理解しました",
   "account.delete.button": "アカウントを削除する",
   "account.error.LastSignInMethod": "唯一のログイン方法のため削除できません。先に別の方法を追加してください。",
+  "account.error.LastOwner": "他のメンバーがいる組織の唯一のオーナーです。先に別のメンバーをオーナーにしてください。",
   "account.error.SignInMethodNotFound": "そのログイン方法はあなたのアカウントのものではありません。",
   "account.error.InvalidRequest": "1〜100文字の名前を入力してください。",
   "account.error.SessionNotFound": "そのデバイスはあなたのアカウントにログインしていません。",

@@ -5,7 +5,7 @@
  * without importing the resolver back (no import cycles, issue #25). resolve.ts re-exports them.
  */
 import type { TransactionalAdapter } from "../adapter.js"
-import type { CallbacksOptions, EventCallbacks, JWTDecodeParams, JWTEncodeParams, JWT, PagesOptions, Theme, Awaitable } from "../../types.js"
+import type { CallbacksOptions, CookiesOptions, EventCallbacks, Session, JWTDecodeParams, JWTEncodeParams, JWT, PagesOptions, Theme, Awaitable } from "../../types.js"
 import type { WarningCode } from "../../warnings.js"
 import type { LoggerInstance } from "../logger.js"
 import type { CookieSets } from "./cookies.js"
@@ -41,8 +41,22 @@ export type ResolvedCallbacks = Required<CallbacksOptions>
  * folder beside the capability that resolves them (lib/core/capability.ts, `options`):
  * `declare module "../core/config/resolved.js" { interface CapabilityConfig { readonly twoFactor?: ResolvedTwoFactor } }`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface CapabilityConfig {}
+export interface CapabilityConfig {
+  /**
+   * A capability's facts about the signed-in user, added to every session read after the app's
+   * callbacks (lib/session/read.ts): organizations' `auth.organization`. Without a promise when it
+   * can answer at once.
+   */
+  readonly sessionFacts?: SessionFacts
+}
+
+/** A read's result as `sessionFacts` sees it (lib/session/cookie-strategy.ts, `SessionResult`). */
+export interface SessionFactsInput {
+  session: Session | null
+  identity?: { userId?: string }
+}
+
+export type SessionFacts = <R extends SessionFactsInput>(config: ResolvedConfig, jar: Readonly<Record<string, string | undefined>>, set: CookiesOptions, result: R) => R | Promise<R>
 
 export interface ResolvedConfig extends CapabilityConfig {
   readonly source: object

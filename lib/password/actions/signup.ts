@@ -22,7 +22,13 @@ import { isShownOnPage, pageErrorStatus, passwordPage } from "./view.js"
 import { linkUrl } from "./urls.js"
 
 /** `sentTo`: the address just typed, shown back escaped in the same answer ("we sent a message to ..."). */
-function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; sentTo?: string; status?: number } = {}): ResponseInternal {
+/** The address to fill in: `email` or `login_hint` of the link (an invitation's, the sign-in page's), when it looks like one. */
+function knownAddress(ctx: RequestContext): string | undefined {
+  const given = queryParam(ctx.request, "email") ?? queryParam(ctx.request, "login_hint")
+  return given && given.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(given) ? given : undefined
+}
+
+function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callbackUrl: string, extra: { error?: unknown; sentTo?: string; status?: number; email?: string } = {}): ResponseInternal {
   const query = new URLSearchParams({ callbackUrl })
   return passwordPage(ctx, provider, {
     template: SIGNUP_PAGE,
@@ -39,7 +45,7 @@ function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callb
           hint: true,
           hidden: { callbackUrl },
           fields: [
-            { name: "email", type: "email", autocomplete: "email", required: true },
+            { name: "email", type: "email", autocomplete: "email", required: true, value: extra.email },
             { name: "password", type: "password", autocomplete: "new-password", required: true },
             { name: "name", type: "text", autocomplete: "name", required: false },
           ],
@@ -53,7 +59,7 @@ function signupPage(ctx: RequestContext, provider: PasswordProviderConfig, callb
 
 export async function signupGet(ctx: RequestContext): Promise<ResponseInternal> {
   const provider = passwordProvider(ctx)
-  return signupPage(ctx, provider, await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl")))
+  return signupPage(ctx, provider, await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl")), { email: knownAddress(ctx) })
 }
 
 export async function signupPost(ctx: RequestContext): Promise<ResponseInternal> {

@@ -17,6 +17,8 @@ export interface PasswordField {
   type: "email" | "password" | "text"
   autocomplete: string
   required: boolean
+  /** Filled in (the address an invitation or the sign-in page already knows). */
+  value?: string
 }
 
 export interface PasswordPageInput {
