@@ -1,7 +1,8 @@
 /**
  * What the audit trail (lib/audit/) records of organizations: its record types (they join
  * `AuditType` from capability.ts) and the record each `organization` event becomes (built only
- * when `events.audit` is set): the event's type, the actor as `userId`, the organization's id.
+ * when `events.audit` is set): the event's type, the actor as `userId`, the organization's id,
+ * never an address (the event itself has the invited `email`; its record does not).
  */
 import type { AuditEvents } from "../core/capability.js"
 
@@ -25,14 +26,14 @@ export const ORGANIZATION_AUDIT_TYPES = [
 ] as const
 
 export const ORGANIZATION_AUDIT_EVENTS: AuditEvents = {
-  organization: ({ type, organizationId, actorId, userId, role, previousRole, email, invitationId }) => ({
+  // Never the invited address: audit records hold identifiers only (docs/audit.md).
+  organization: ({ type, organizationId, actorId, userId, role, previousRole, invitationId }) => ({
     type,
     userId: actorId,
     organizationId,
     memberId: userId,
     role,
     previousRole,
-    email,
     invitationId,
   }),
 }

@@ -35,8 +35,8 @@ export interface UserMemberships {
   readonly byId: ReadonlyMap<string, Membership>
 }
 
-/** The longest a change waits to be seen by a process that missed its message. */
-export const MEMBERSHIP_REFRESH_MS = 1000
+/** How long an answer is trusted: a process that missed a change's message sees it within a second (this, and one load). */
+export const MEMBERSHIP_REFRESH_MS = 800
 const MAX_USERS = 10_000
 /** The channel message that drops a user's memberships (JSON, on the revocation channel). */
 const MESSAGE_KEY = "organizationMember"
