@@ -62,6 +62,15 @@ export function targets(summary, memory) {
     add(`#14: ${label} × bare Express (req/s)`, row?.ratioToBare, limit)
     add(`#14: ${label} × bare Express (server CPU)`, row?.cpuRatioTo(id, "bare"), limit)
   }
+  // Issue #27: requireAuth({ permission }) with organizations on (req/s and server CPU per request).
+  for (const [id, label, limit] of [
+    ["gatehouse-permission", "requireAuth({ permission }) on a cookie session", 0.75],
+    ["gatehouse-permission-pg", "requireAuth({ permission }) on a PostgreSQL session", 0.75],
+  ]) {
+    const row = find(id)
+    add(`#27: ${label} × bare Express (req/s)`, row?.ratioToBare, limit)
+    add(`#27: ${label} × bare Express (server CPU)`, row?.cpuRatioTo(id, "bare"), limit)
+  }
   // Issue #20: the instrumentation with no SDK registered costs requireAuth at most 2 %.
   const traced = find("gatehouse-require-auth")
   if (find("gatehouse-require-auth-untraced")) {

@@ -30,6 +30,8 @@ export const JOBS = {
   "db-read-pg": "protected route, database session on PostgreSQL",
   "db-read-sqlite": "protected route, database session on SQLite",
   signin: "credentials sign-in (CSRF token + callback POST)",
+  "permission-cookie": "protected route, requireAuth({ permission }), cookie session, organizations on",
+  "permission-pg": "protected route, requireAuth({ permission }), database session on PostgreSQL, organizations on",
 }
 
 /** Checks the shape of a scenario, so a mistake fails before anything starts. */

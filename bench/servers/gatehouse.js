@@ -3,22 +3,31 @@
 // (the SQL adapter, database sessions; its own tables, dropped on stop). BENCH_STORE=redis: the
 // shared store on Redis with a subscriber (revocation checks and pub/sub as several processes
 // would run them; its keys are removed on stop); otherwise the in-process store.
+// BENCH_ORGS=1 (issue #27): organizations on (roles: member { project: [read, write] }), the user a
+// member of one organization (set up here, before the runner signs in), and GET /protected behind
+// requireAuth({ permission: "project:write" }). Organizations are stored, so the cookie mode gets
+// the memory adapter (sessions stay cookies); `pg` keeps its SQL adapter and database sessions.
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import express from "express"
-import { authRouter, requireAuth } from "gatehouse"
+import { addMember, authRouter, createOrganization, requireAuth } from "gatehouse"
 import Credentials from "gatehouse/providers/credentials"
 import { SqlAdapter, dropTables, migrate } from "gatehouse/adapters/sql"
 import { serve } from "../lib/serve.js"
 
 const USER = { id: "bench-user", name: "Bench User", email: "bench@example.com" }
 const mode = process.env.BENCH_MODE ?? "cookie"
+const organizations = process.env.BENCH_ORGS === "1"
 const tablePrefix = `bench_gh_${process.pid}_`
 const sqliteFile = join(tmpdir(), `gatehouse-bench-${process.pid}.sqlite`)
 
 async function openAdapter() {
-  if (mode === "cookie") return undefined
+  if (mode === "cookie") {
+    if (!organizations) return undefined
+    const { MemoryAdapter } = await import("gatehouse/adapters/memory")
+    return MemoryAdapter()
+  }
   const url = mode === "pg" ? (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test") : `sqlite:${sqliteFile}`
   const adapter = SqlAdapter(url, { tablePrefix })
   await migrate(adapter.db, { tablePrefix })
@@ -78,6 +87,8 @@ const config = {
   ...(telemetryMode === "off" && { telemetry: false }),
   adapter,
   ...(shared && { store: shared.store }),
+  ...(organizations && { organizations: { roles: { member: { project: ["read", "write"] } } } }),
+  ...(organizations && mode === "cookie" && { session: { strategy: "cookie" } }),
   providers: [
     Credentials({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },
@@ -86,16 +97,24 @@ const config = {
   ],
 }
 
+if (organizations) {
+  // The bench user, a member (project:write) of an organization someone else owns.
+  await adapter.createUser({ ...USER, emailVerified: new Date() })
+  await adapter.createUser({ id: "bench-owner", name: "Bench Owner", email: "owner@example.com", emailVerified: new Date() })
+  const organization = await createOrganization(config, { ownerId: "bench-owner", name: "Bench", slug: "bench" })
+  await addMember(config, { organizationId: organization.id, userId: USER.id, role: "member" })
+}
+
 const app = express()
 app.use("/auth", authRouter(config))
-app.get("/protected", requireAuth(config), (req, res) => {
+app.get("/protected", requireAuth(config, organizations ? { permission: "project:write" } : {}), (req, res) => {
   res.json({ email: req.auth.user.email })
 })
 
 serve(app, {
   close: async () => {
     await shared?.close()
-    if (!adapter) return
+    if (!adapter || mode === "cookie") return
     await dropTables(adapter.db, { tablePrefix })
     await adapter.close()
     if (mode === "sqlite") rmSync(sqliteFile, { force: true })
