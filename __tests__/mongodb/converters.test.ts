@@ -191,6 +191,8 @@ describe("collections and indexes", () => {
       Organizations: "organizations",
       Members: "members",
       Invitations: "invitations",
+      SsoConnections: "sso_connections",
+      SsoDomains: "sso_domains",
     })
     expect(collectionNames({ collections: { Users: "people" } })).toEqual({ ...DEFAULT_COLLECTIONS, Users: "people" })
   })
@@ -213,12 +215,18 @@ describe("collections and indexes", () => {
       organizations: [{ key: { slug: 1 }, unique: true }],
       members: [{ key: { organizationId: 1, userId: 1 }, unique: true }, { key: { userId: 1 } }],
       invitations: [{ key: { tokenHash: 1 }, unique: true }, { key: { organizationId: 1, email: 1 }, unique: true }],
+      sso_connections: [{ key: { organizationId: 1 } }],
+      sso_domains: [
+        { key: { organizationId: 1, domain: 1 }, unique: true },
+        { key: { domain: 1 } },
+        { key: { verifiedDomain: 1 }, unique: true, partialFilterExpression: { verifiedDomain: { $type: "string" } } },
+      ],
     })
   })
 
   it("indexes follow custom collection names", () => {
     const names = collectionNames({ collections: { Users: "auth_users", VerificationTokens: "auth_tokens" } })
-    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations"])
+    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains"])
   })
 })
 

@@ -17,9 +17,10 @@ import { forgetTwoFactor, twoFactorMethods, type TwoFactorMaps } from "./two-fac
 import { cookieSessionMethods, type CookieSessionMaps } from "./cookie-sessions.js"
 import { passwordMethods, type PasswordMaps } from "./passwords.js"
 import { forgetMemberships, organizationMethods, type OrganizationMaps } from "./organizations.js"
+import { ssoMethods, type SsoMaps } from "./sso.js"
 import { inTransaction, put, remove, userLocks } from "./transactions.js"
 
-interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps {
+interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps, SsoMaps {
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
   authenticators: Map<string, AdapterAuthenticator>
@@ -56,7 +57,7 @@ class ConstraintError extends Error {
 }
 
 export function MemoryAdapter(): MemoryAdapterInstance {
-  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map() }
+  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map(), ssoConnections: new Map(), domains: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
   const lockUser = userLocks()
 
@@ -238,6 +239,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
 
     ...passwordMethods(store, put, remove),
     ...organizationMethods(store, put, remove),
+    ...ssoMethods(store, put, remove),
 
     transaction: (work) => inTransaction(adapter, work),
   }

@@ -7,6 +7,7 @@
  */
 import type { Adapter, AdapterInvitation, AdapterMember, AdapterOrganization, AdapterUser } from "../../lib/adapters.js"
 import { LAST_OWNER, SLUG_TAKEN } from "../../lib/organizations/adapter.js"
+import { forgetOrganizationSso, type SsoMaps } from "./sso.js"
 
 export interface OrganizationMaps {
   users: Map<string, AdapterUser>
@@ -80,7 +81,7 @@ export function forgetMemberships(maps: OrganizationMaps, remove: Remove, userId
   for (const [key, member] of maps.members) if (member.userId === userId) remove(maps.members, key)
 }
 
-export function organizationMethods(maps: OrganizationMaps, put: Put, remove: Remove): OrganizationMethods {
+export function organizationMethods(maps: OrganizationMaps & SsoMaps, put: Put, remove: Remove): OrganizationMethods {
   const bySlug = (slug: string) => [...maps.organizations.values()].find((organization) => organization.slug === slug)
   const membersOf = (organizationId: string) => [...maps.members.values()].filter((member) => member.organizationId === organizationId)
   /** True when `userId` is the organization's only owner: changing or removing it would leave none. */
@@ -124,6 +125,8 @@ export function organizationMethods(maps: OrganizationMaps, put: Put, remove: Re
     async deleteOrganization(id) {
       for (const [key, member] of maps.members) if (member.organizationId === id) remove(maps.members, key)
       for (const [key, invitation] of maps.invitations) if (invitation.organizationId === id) remove(maps.invitations, key)
+      // Its SSO connections and domains (issue #28) go with it.
+      forgetOrganizationSso(maps, remove, id)
       remove(maps.organizations, id)
     },
 

@@ -12,6 +12,7 @@ import { twoFactorMethods } from "./two-factor.js"
 import { passwordMethods } from "./passwords.js"
 import { cookieSessionMethods } from "./cookie-sessions.js"
 import { organizationMethods } from "./organizations.js"
+import { ssoMethods } from "./sso.js"
 
 /** Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts). */
 export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser">> {
@@ -247,6 +248,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     ...passwordMethods(handles, opts),
     ...cookieSessionMethods(handles, opts),
     ...organizationMethods(handles, opts, atomically),
+    ...ssoMethods(handles, opts),
 
     async transaction(work) {
       if (session) return work(adapter)

@@ -18,6 +18,8 @@ export interface CollectionNames {
   Organizations: string
   Members: string
   Invitations: string
+  SsoConnections: string
+  SsoDomains: string
 }
 
 export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
@@ -34,6 +36,8 @@ export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
   Organizations: "organizations",
   Members: "members",
   Invitations: "invitations",
+  SsoConnections: "sso_connections",
+  SsoDomains: "sso_domains",
 })
 
 export interface CollectionOptions {
@@ -67,6 +71,8 @@ export interface Handles {
   organizations: Collection
   members: Collection
   invitations: Collection
+  ssoConnections: Collection
+  ssoDomains: Collection
 }
 
 /** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
@@ -88,6 +94,8 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
     organizations: db.collection(names.Organizations),
     members: db.collection(names.Members),
     invitations: db.collection(names.Invitations),
+    ssoConnections: db.collection(names.SsoConnections),
+    ssoDomains: db.collection(names.SsoDomains),
   }
 }
 
@@ -99,7 +107,10 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
  * listing a user's authenticators. Cookie-session records and revocations: `userId`, `createdAt`
  * and `key`, and a TTL index on `expires`. Organizations (issue #27): unique slug, membership
  * (organizationId, userId), invitation tokenHash and (organizationId, email); plain members'
- * `userId` (a user's memberships). Names are the server's defaults (`email_1`, ...).
+ * `userId` (a user's memberships). Enterprise sign-in (issue #28): connections by
+ * `organizationId`; domains unique per (organizationId, domain), plain `domain`, and unique
+ * `verifiedDomain` (partial: only verified claims hold it), so a domain is verified for one
+ * organization at most. Names are the server's defaults (`email_1`, ...).
  */
 export function indexSpecs(names: CollectionNames): { collection: string; indexes: IndexDescription[] }[] {
   return [
@@ -114,6 +125,15 @@ export function indexSpecs(names: CollectionNames): { collection: string; indexe
     { collection: names.Organizations, indexes: [{ key: { slug: 1 }, unique: true }] },
     { collection: names.Members, indexes: [{ key: { organizationId: 1, userId: 1 }, unique: true }, { key: { userId: 1 } }] },
     { collection: names.Invitations, indexes: [{ key: { tokenHash: 1 }, unique: true }, { key: { organizationId: 1, email: 1 }, unique: true }] },
+    { collection: names.SsoConnections, indexes: [{ key: { organizationId: 1 } }] },
+    {
+      collection: names.SsoDomains,
+      indexes: [
+        { key: { organizationId: 1, domain: 1 }, unique: true },
+        { key: { domain: 1 } },
+        { key: { verifiedDomain: 1 }, unique: true, partialFilterExpression: { verifiedDomain: { $type: "string" } } },
+      ],
+    },
   ]
 }
 

@@ -2,7 +2,8 @@
  * The MongoDB adapter's organization methods (issue #27): one document per organization in
  * `organizations` (`_id` the organization id, a string Gatehouse made), one per membership in
  * `members` (`organizationId`, and `userId` an ObjectId like the other collections'), one per
- * pending invitation in `invitations` (`_id` the invitation id). The unique indexes of
+ * pending invitation in `invitations` (`_id` the invitation id); deleting an organization also
+ * removes its SSO connections and domains (sso.ts). The unique indexes of
  * `setupIndexes` decide the slug, the membership and the token hash.
  *
  * Never no owner: `updateMemberRole` and `removeMember` change the member, count the owners left
@@ -207,10 +208,13 @@ export function organizationMethods(handles: () => Promise<Handles>, opts: Optio
       }
     },
     async deleteOrganization(id) {
-      const { organizations, members, invitations } = await handles()
-      // One after the other (operations of a transaction must not run in parallel); the organization last.
+      const { organizations, members, invitations, ssoConnections, ssoDomains } = await handles()
+      // One after the other (operations of a transaction must not run in parallel); the organization
+      // last, so if a step fails (no transaction), deleteOrganization can simply be called again.
       await atomically(async (options) => {
-        await invitations.deleteMany({ organizationId: key(id, "id") }, options)
+        // Its SSO connections and domains (issue #28) go with it.
+        for (const collection of [ssoDomains, ssoConnections]) await collection.deleteMany({ organizationId: key(id, "id") }, options)
+        await invitations.deleteMany({ organizationId: id }, options)
         await members.deleteMany({ organizationId: id }, options)
         await organizations.deleteOne({ _id: id as never }, options)
       })

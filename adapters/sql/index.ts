@@ -36,6 +36,7 @@ import { passwordMethods } from "./passwords.js"
 import { cookieSessionMethods } from "./cookie-sessions.js"
 import { passkeyDetailMethods } from "./passkey-details.js"
 import { organizationMethods } from "./organizations.js"
+import { ssoMethods } from "./sso.js"
 
 export type SqlAdapterOptions = TableOptions
 
@@ -250,6 +251,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     ...cookieSessionMethods(db, t, codec),
     ...passkeyDetailMethods(db, t, codec),
     ...organizationMethods(db, t, codec, atomically, take, inTransaction),
+    ...ssoMethods(db, t, codec, atomically, inTransaction),
 
     async transaction(work) {
       if (inTransaction) return work(adapter)

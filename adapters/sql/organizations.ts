@@ -197,6 +197,8 @@ export function organizationMethods(db: AnyDb, t: TableNames, codec: Codec, atom
     },
     async deleteOrganization(id) {
       await atomically(async (trx) => {
+        // Its SSO connections and domains (issue #28) too: the foreign keys cascade, but may be off (SQLite).
+        for (const table of [t.ssoDomains, t.ssoConnections]) await trx.deleteFrom(table).where("organization_id", "=", id).execute()
         await trx.deleteFrom(t.invitations).where("organization_id", "=", id).execute()
         await trx.deleteFrom(t.members).where("organization_id", "=", id).execute()
         await trx.deleteFrom(t.organizations).where("id", "=", id).execute()

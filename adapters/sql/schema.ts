@@ -10,6 +10,7 @@ import { passwordsMigration } from "./passwords.js"
 import { cookieSessionsMigration } from "./cookie-sessions.js"
 import { passkeyDetailsMigration } from "./passkey-details.js"
 import { organizationsMigration } from "./organizations.js"
+import { ssoMigration } from "./sso.js"
 
 function initial(kind: SqlKind, t: TableNames): Migration {
   const type = columnTypes(kind)
@@ -121,7 +122,7 @@ function migrator(db: AnyDb, t: TableNames): Migrator {
   const kind = kindOf(db)
   return new Migrator({
     db,
-    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t), "0005_passkey_details": passkeyDetailsMigration(kind, t), "0006_cookie_sessions": cookieSessionsMigration(kind, t), "0007_organizations": organizationsMigration(kind, t) }) },
+    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t), "0005_passkey_details": passkeyDetailsMigration(kind, t), "0006_cookie_sessions": cookieSessionsMigration(kind, t), "0007_organizations": organizationsMigration(kind, t), "0008_sso": ssoMigration(kind, t) }) },
     migrationTableName: t.migrations,
     migrationLockTableName: t.migrationLock,
   })
@@ -157,6 +158,7 @@ export async function migrateTo(db: AnyDb, t: TableNames, name: string): Promise
 
 /** Removes Gatehouse's tables (for tests and uninstalling): every migration, undone. */
 export async function dropSchema(db: AnyDb, t: TableNames): Promise<void> {
+  await ssoMigration(kindOf(db), t).down?.(db)
   await organizationsMigration(kindOf(db), t).down?.(db)
   await cookieSessionsMigration(kindOf(db), t).down?.(db)
   await passwordsMigration(kindOf(db), t).down?.(db)

@@ -19,9 +19,11 @@ export interface TableNames {
   organizations: string
   members: string
   invitations: string
+  ssoConnections: string
+  ssoDomains: string
   migrations: string
   migrationLock: string
-  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts). */
+  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts, sso.ts). */
   index: IndexNames
 }
 
@@ -42,6 +44,10 @@ export interface IndexNames {
   membersUserId: string
   invitationsTokenHashUnique: string
   invitationsEmailUnique: string
+  ssoConnectionsOrganizationId: string
+  ssoDomainsPk: string
+  ssoDomainsDomain: string
+  ssoDomainsVerifiedUnique: string
 }
 
 export interface TableOptions {
@@ -73,6 +79,8 @@ function names(prefix: string): TableNames {
     organizations: `${prefix}organizations`,
     members: `${prefix}members`,
     invitations: `${prefix}invitations`,
+    ssoConnections: `${prefix}sso_connections`,
+    ssoDomains: `${prefix}sso_domains`,
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }
@@ -95,6 +103,12 @@ function names(prefix: string): TableNames {
     // Also the index on organization_id (its first column). Not `_organization_email_unique`:
     // that would be the longest name the schema creates, and lower the prefix limit.
     invitationsEmailUnique: `${table.invitations}_org_email_unique`,
+    // Short forms for the same reason (`_organization_id_index` would be the longest name).
+    ssoConnectionsOrganizationId: `${table.ssoConnections}_org_id_index`,
+    ssoDomainsPk: `${table.ssoDomains}_pk`,
+    ssoDomainsDomain: `${table.ssoDomains}_domain_index`,
+    // PostgreSQL and SQLite only (a partial index): one verified claim per domain.
+    ssoDomainsVerifiedUnique: `${table.ssoDomains}_verified_unique`,
   }
   return { ...table, index }
 }

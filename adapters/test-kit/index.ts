@@ -21,6 +21,7 @@ import { twoFactorChecks } from "./two-factor.js"
 import { userChecks } from "./users.js"
 import { userLockChecks } from "./user-lock.js"
 import { organizationChecks } from "./organizations.js"
+import { ssoChecks } from "./sso.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
   describe(`${name}: adapter contract`, () => {
@@ -59,6 +60,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("two-factor records and recovery codes (Gatehouse extensions)", () => twoFactorChecks(context))
     describe("holding a user for a transaction (Gatehouse extension)", () => userLockChecks(context))
     describe("organizations, members and invitations (Gatehouse extensions)", () => organizationChecks(context))
+    describe("SSO connections and domains (Gatehouse extensions)", () => ssoChecks(context))
   })
 }
 
