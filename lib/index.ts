@@ -32,6 +32,18 @@ export type { OrganizationEvent } from "./organizations/events.js"
 export type { OrganizationDetails, MemberView } from "./organizations/details.js"
 export type { SentInvitation, PublicInvitation } from "./organizations/invitations.js"
 export type { PermissionRule } from "./organizations/guard.js"
+export {
+  createSsoConnection,
+  updateSsoConnection,
+  deleteSsoConnection,
+  addDomain as addSsoDomain,
+  verifyDomain as verifySsoDomain,
+  setDomainEnforcement as setSsoDomainEnforcement,
+  removeDomain as removeSsoDomain,
+  listSsoSettings,
+} from "./sso/helpers.js"
+export type { SsoConnectionInput, SsoConnectionView, SsoSettingsView, SsoDomainView, SsoConnectionResult, SsoHelperOptions } from "./sso/helpers.js"
+export type { SsoOptions } from "./sso/options.js"
 // The formatters the built-in account page uses, for apps that draw their own (issue #26).
 export { deviceLabel } from "./devices/label.js"
 export { devicePlace } from "./devices/place.js"

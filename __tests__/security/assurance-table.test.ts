@@ -65,6 +65,8 @@ const ROWS: Row[] = [
   PUBLIC("GET reset-password", "a mailed token is the proof"),
   PUBLIC("POST reset-password", "a mailed token is the proof"),
   PUBLIC("GET invitation", "shows whom an invitation is for; answering it needs a session (organizations/accept)"),
+  PUBLIC("GET sso", "the Sign in with SSO page (and a connection's SP metadata)"),
+  PUBLIC("POST sso", "starts an SSO sign-in; the identity provider's answers (ACS, single logout) carry their own signed proof"),
   { name: "GET session", need: "read" },
   { name: "POST session", need: "read", body: { data: "{}" } },
   { name: "GET two-factor", need: "pending" },
@@ -82,6 +84,9 @@ const ROWS: Row[] = [
   { name: "POST organizations/switch", need: "session", body: { organizationId: "none" } },
   { name: "POST organizations/invite", need: "session", body: { organizationId: "none", email: "x@example.test" } },
   { name: "POST organizations/accept", need: "session", body: { token: "x".repeat(43) } },
+  { name: "GET sso/organization/none", need: "session" },
+  { name: "POST sso/connections/create", need: "recent", body: { organizationId: "none", type: "saml", name: "IdP" } },
+  { name: "POST sso/domains/add", need: "recent", body: { organizationId: "none", domain: "example.test" } },
   { name: "POST organizations/leave", need: "recent", body: { organizationId: "none" } },
   { name: "POST organizations/delete", need: "recent", body: { organizationId: "none" } },
   { name: "POST organizations/transfer", need: "recent", body: { organizationId: "none", userId: "none" } },
@@ -144,6 +149,7 @@ function buildApp(strategy: "jwt" | "database", adapter: MemoryAdapterInstance):
     ],
     twoFactor: { issuer: "Gatehouse Test" },
     organizations: true,
+    sso: true,
   }
   const app = express()
   app.use("/auth", authRouter(config))

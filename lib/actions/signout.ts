@@ -19,6 +19,7 @@ import { federates, signOutAtProviders, type SignedOutSession } from "../federat
 import { clearPending } from "../two-factor/pending.js"
 import { clearEnrolment } from "../two-factor/enrolment.js"
 import { clearSentEmail } from "../providers/email/sent.js"
+import { organizationCookie } from "../organizations/session-fact.js"
 
 /**
  * Where "Cancel" goes: the callback URL the page was opened with, else the app's home page
@@ -70,5 +71,10 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
   rotateCsrfToken(ctx)
   // federatedSignOut / revokeTokensOnSignOut (issue #17): the provider's end-session URL, if any.
   const atProvider = signedOut ? await signOutAtProviders(config, signedOut, request.origin) : undefined
-  return redirect(atProvider ?? callbackUrl)
+  // The organization this browser acted for is forgotten with the session (issue #27).
+  if (config.organizations) ctx.outCookies.push(organizationCookie(ctx.cookies.sessionToken.options.secure === true, null))
+  // Single logout at a SAML identity provider the user signed in through (issue #28).
+  const userId = signedOut?.userId ?? (typeof signedOut?.token?.sub === "string" ? signedOut.token.sub : undefined)
+  const atIdentityProvider = !atProvider && config.sso && userId ? await (await import("../sso/saml/logout-target.js")).samlLogoutTarget(ctx, userId).catch((error: unknown) => (config.logger.error(error as Error), null)) : null
+  return redirect(atProvider ?? atIdentityProvider ?? callbackUrl)
 }

@@ -25,6 +25,10 @@ const ACTION_SET: ReadonlySet<string> = new Set(AUTH_ACTIONS)
  */
 const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options", ...CAPABILITIES.flatMap((capability) => capability.subPaths ?? [])])
 
+/** Actions whose path goes on for several segments (a capability's `deepPaths`): the handler reads them. */
+const DEEP_ACTIONS: ReadonlySet<string> = new Set(CAPABILITIES.flatMap((capability) => capability.deepPaths ?? []))
+const MAX_DEEP_SEGMENTS = 6
+
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)
 }
@@ -41,13 +45,19 @@ export interface ActionPath {
 }
 
 /**
- * Reads `/<action>[/<providerId>]` (the path after the base path; one trailing slash allowed).
+ * Reads `/<action>[/<providerId>]` (the path after the base path; one trailing slash allowed), and
+ * for a capability's deep paths `/<action>/<a>/<b>/...` (up to six segments, `providerId` "a/b/...").
  * Segments are compared as received, without percent-decoding, so `%2F` never acts as a
  * separator and `%63srf` is not `csrf`. Null for anything else.
  */
 export function parseActionPath(path: string): ActionPath | null {
   const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path
   const parts = trimmed.split("/")
+  // A capability's deep paths (`sso/saml/<connection>/acs`): the rest of the path, every segment non-empty.
+  if (parts.length > 3 && parts[0] === "" && DEEP_ACTIONS.has(parts[1] as string)) {
+    const rest = parts.slice(2)
+    return rest.every((segment) => segment.length > 0) && rest.length <= MAX_DEEP_SEGMENTS ? { action: parts[1] as AuthAction, providerId: rest.join("/") } : null
+  }
   if (parts[0] !== "" || parts.length < 2 || parts.length > 3) return null
   const action = parts[1]
   if (!isAuthAction(action)) return null

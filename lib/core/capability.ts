@@ -103,6 +103,11 @@ export interface Capability {
   readonly routes?: Readonly<Record<string, Routes>>
   /** Actions whose path has a second segment (`sessions/revoke`): the handler checks it. */
   readonly subPaths?: readonly string[]
+  /**
+   * Actions whose path goes on (`sso/saml/<connection>/acs`, `scim/v2/<organization>/Users`): the
+   * handler gets the segments after the action joined by "/" as `providerId` and checks them.
+   */
+  readonly deepPaths?: readonly string[]
   /** Error type -> outcome, for the errors this capability throws. */
   readonly outcomes?: Readonly<Record<string, Outcome>>
   /**

@@ -11,6 +11,7 @@ import type { OrganizationDetails } from "./details.js"
 import { settingsOf } from "./access.js"
 import { roleLabel, statusOf } from "./page-texts.js"
 import { accountPageUrl } from "./actions/common.js"
+import { ssoSection, type SsoSection } from "../sso/page-section.js"
 
 export interface MemberItem {
   userId: string
@@ -48,6 +49,8 @@ export interface OrganizationModel {
   roleForm?: { permissions: readonly string[] }
   active: boolean
   mayDelete: boolean
+  /** The SSO section (issue #28): the `sso` option on and a viewer with `organization:update`. */
+  sso?: SsoSection
 }
 
 export async function organizationModel(
@@ -80,10 +83,12 @@ export async function organizationModel(
     }
   })
   const mayRoles = settings.customRoles && held.has("role:update")
+  const sso = await ssoSection(ctx, { organizationId: details.organization.id, permissions: held, t, saved: input.saved, error: input.error })
   const sections = [
     { id: "members", label: t["organizations.members.heading"] },
     ...(details.invitations ? [{ id: "invitations", label: t["organizations.invitations.heading"] }] : []),
     ...(held.has("organization:update") ? [{ id: "settings", label: t["organizations.settings.heading"] }] : []),
+    ...(sso ? [{ id: "sso", label: t["sso.org.heading"] }] : []),
     ...(settings.customRoles ? [{ id: "roles", label: t["organizations.roles.heading"] }] : []),
     { id: "danger", label: t["organizations.danger.heading"] },
   ]
@@ -95,7 +100,8 @@ export async function organizationModel(
     accountUrl: accountPageUrl(ctx),
     organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo ?? null },
     roleLabel: roleLabel(t, details.role),
-    status: statusOf(t, input.saved, input.error),
+    // An SSO form's status is said in its section (the form came back to `#sso`).
+    status: sso && (sso.status.saved || sso.status.error) ? {} : statusOf(t, input.saved, input.error),
     sections,
     members,
     invitations: details.invitations?.map((invitation) => ({
@@ -113,5 +119,6 @@ export async function organizationModel(
     roleForm: mayRoles ? { permissions: settings.book.universe.filter((permission) => held.has(permission)) } : undefined,
     active: input.activeId === organization.id,
     mayDelete: held.has("organization:delete"),
+    ...(sso && { sso }),
   }
 }

@@ -96,6 +96,18 @@ export interface SigninModel {
   signupUrl?: string
   /** The passkey script, when the page has a passkey form. */
   scriptUrl?: string
+  /** Enterprise sign-in (the `sso` option on, issue #28). */
+  sso?: SsoModel
+}
+
+/**
+ * "Sign in with SSO": a link to its page (`url`, keeping the callback URL and the typed
+ * identifier), or, on the `choose` step for an address whose domain's organization requires its
+ * SSO, `only`: the one way offered, a POST that starts it for that address.
+ */
+export interface SsoModel {
+  url: string
+  only?: { action: string; identifier: string; message: string }
 }
 
 /**

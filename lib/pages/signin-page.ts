@@ -1,11 +1,12 @@
 /** The built-in sign-in page as a response: from `GET signin`, or in place of a refused attempt. */
+import { domainToASCII } from "node:url"
 import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import { ensureCsrfToken } from "../core/csrf.js"
 import { bodyString, queryParam } from "../core/request.js"
 import { pageLocale, pageResponse } from "./page.js"
 import { signinModel } from "./signin.js"
-import { LOGIN_HINT, readIdentifier, identifierField } from "./signin-identifier.js"
+import { LOGIN_HINT, readIdentifier, identifierField, identifierKind, isIdentifierFirst } from "./signin-identifier.js"
 import { readLastUsed } from "./signin-last-used.js"
 
 /**
@@ -22,7 +23,38 @@ export function attemptedIdentifier(ctx: RequestContext): string | undefined {
   return field ? readIdentifier(bodyString(ctx.request, field.name)) : undefined
 }
 
-export function signinPageResponse(ctx: RequestContext, callbackUrl: string, error?: string, status = 200): ResponseInternal {
+/** The identifier the page shows: the query's `login_hint`, else the one a refused attempt typed. */
+function pageIdentifier(ctx: RequestContext): string | undefined {
+  return readIdentifier(queryParam(ctx.request, LOGIN_HINT)) ?? attemptedIdentifier(ctx)
+}
+
+/**
+ * Enterprise sign-in (issue #28, the resolved `sso` field; the page names no capability): the
+ * domain of the typed address when an organization verified it and requires its SSO. One adapter
+ * call, only with `sso` on and on the second step of an address. It decides which button the page
+ * shows, not who may sign in (every sign-in is checked as it completes): a failed lookup shows the
+ * usual methods.
+ */
+async function ssoEnforcedDomain(ctx: RequestContext, hint: string | undefined): Promise<string | undefined> {
+  if (!ctx.config.sso || hint === undefined || identifierKind(hint) !== "email" || !isIdentifierFirst(ctx.config.providers.list)) return undefined
+  const domain = domainToASCII(hint.slice(hint.lastIndexOf("@") + 1).replace(/\.$/, "")).toLowerCase()
+  if (!domain) return undefined
+  try {
+    const claim = await ctx.config.adapter?.getVerifiedDomain?.(domain)
+    return claim?.enforceSso && claim.verifiedAt ? domain : undefined
+  } catch (error) {
+    ctx.config.logger.error(error instanceof Error ? error : new Error(String(error)))
+    return undefined
+  }
+}
+
+/** `GET signin`'s page: with `sso` on, the second step of an address at a domain that requires SSO offers only that. */
+export async function signinPageForRequest(ctx: RequestContext, callbackUrl: string, error?: string): Promise<ResponseInternal> {
+  const enforcedDomain = await ssoEnforcedDomain(ctx, pageIdentifier(ctx))
+  return signinPageResponse(ctx, callbackUrl, error, 200, enforcedDomain)
+}
+
+export function signinPageResponse(ctx: RequestContext, callbackUrl: string, error?: string, status = 200, ssoEnforcedDomain?: string): ResponseInternal {
   const chosen = pageLocale(ctx)
   const model = signinModel({
     providers: ctx.config.providers.list,
@@ -31,8 +63,9 @@ export function signinPageResponse(ctx: RequestContext, callbackUrl: string, err
     callbackUrl,
     error,
     t: chosen.locale.messages,
-    loginHint: readIdentifier(queryParam(ctx.request, LOGIN_HINT)) ?? attemptedIdentifier(ctx),
+    loginHint: pageIdentifier(ctx),
     lastUsed: readLastUsed(ctx),
+    ...(ctx.config.sso && { sso: { enforcedDomain: ssoEnforcedDomain } }),
   })
   return pageResponse(ctx, "signin", "Sign in", model, status, chosen)
 }

@@ -14,8 +14,8 @@ import { WEBAUTHN_SCRIPT } from "./assets.js"
 import { emailButton, fieldLabel, signInWith } from "./signin-labels.js"
 import { acceptsEmails, acceptsUsernames, identifierField, identifierKind, isIdentifierFirst, LOGIN_HINT, type IdentifierKind } from "./signin-identifier.js"
 
-export type { CredentialsModel, EmailModel, FieldModel, IdentifierModel, OAuthModel, PasskeyCreateModel, SigninModel, WebAuthnModel } from "./signin-model.js"
-import type { CredentialsModel, FieldModel, IdentifierModel, SigninModel, WebAuthnModel } from "./signin-model.js"
+export type { CredentialsModel, EmailModel, FieldModel, IdentifierModel, OAuthModel, PasskeyCreateModel, SigninModel, SsoModel, WebAuthnModel } from "./signin-model.js"
+import type { CredentialsModel, FieldModel, IdentifierModel, SigninModel, SsoModel, WebAuthnModel } from "./signin-model.js"
 
 const AUTOCOMPLETE: Record<string, string> = { password: "current-password", email: "email", username: "username" }
 
@@ -56,6 +56,12 @@ export interface SigninInput {
   loginHint?: string
   /** The id of the provider this browser last signed in with (the "Last used" cookie). */
   lastUsed?: string
+  /**
+   * Enterprise sign-in is on (issue #28): the page links to "Sign in with SSO". `enforcedDomain`:
+   * the typed address's domain is verified by an organization that requires its SSO, so the
+   * second step offers only that.
+   */
+  sso?: { enforcedDomain?: string }
 }
 
 /** The first step's field: "Email", "Username" (or the form's own label), or "Email or username". */
@@ -168,6 +174,7 @@ export function signinModel(input: SigninInput): SigninModel {
   if (step !== "single") model.identifier = identifierModel(input, t, invalid)
   const signup = input.providers.find((provider) => provider.type === "credentials" && "password" in provider && typeof provider.password === "object")
   if (signup && step === "identify") model.signupUrl = `${input.baseUrl}/signup?${new URLSearchParams({ callbackUrl: input.callbackUrl })}`
+  if (input.sso) ssoEntry(model, input, t, step === "choose" && kind === "email" ? input.sso.enforcedDomain : undefined)
   placeError(model, input, t)
   const next = model.credentials[0]?.fields.find((field) => field.error) ?? (step === "choose" ? model.credentials[0]?.fields[0] : undefined)
   if (next) next.autofocus = true
@@ -176,6 +183,20 @@ export function signinModel(input: SigninInput): SigninModel {
   const first = model.email[0]
   if (step === "single" && first && model.webauthn.some((passkey) => passkey.conditional)) first.passkeyAutofill = true
   return model
+}
+
+/** The SSO link; for an address whose domain requires SSO, SSO alone (the other methods would be refused). */
+function ssoEntry(model: SigninModel, input: SigninInput, t: Messages, enforcedDomain: string | undefined): void {
+  const query = new URLSearchParams({ callbackUrl: input.callbackUrl, ...(input.loginHint !== undefined && { [LOGIN_HINT]: input.loginHint }) })
+  const entry: SsoModel = { url: `${input.baseUrl}/sso?${query}` }
+  if (enforcedDomain !== undefined && input.loginHint !== undefined) {
+    entry.only = { action: `${input.baseUrl}/sso`, identifier: input.loginHint, message: t["sso.enforced"].replace("{domain}", enforcedDomain) }
+    model.credentials = []
+    model.email = []
+    model.webauthn = []
+    delete model.scriptUrl
+  }
+  model.sso = entry
 }
 
 function identifierModel(input: SigninInput, t: Messages, invalid: boolean | undefined): IdentifierModel {

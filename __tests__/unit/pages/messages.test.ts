@@ -59,7 +59,9 @@ describe("the tables", () => {
         // Issue #16: the second factor refused, or its pending sign-in expired.
         "TwoFactorCodeInvalid", "TwoFactorCodeReplayed", "TwoFactorExpired", "RecoveryCodeUsed",
         // Issue #24: a passkey for a new address, refused until the address is proved.
-        "EmailProofRequired"].sort(),
+        "EmailProofRequired",
+        // Issue #28: single sign-on refused or required.
+        "SsoNotConfigured", "SsoRequired", "SsoAccountNotLinked", "SsoConnectionNotFound"].sort(),
     )
   })
 
@@ -71,6 +73,12 @@ describe("the tables", () => {
       AccountPageUnavailable: 501,
       // Issue #24: the shared store did not take a revocation of other sessions (retried until written).
       RevocationPending: 503,
+      // Issue #27: organizations (a browser never gets their refusals as raw JSON).
+      OrganizationRequired: 403, PermissionDenied: 403, OrganizationNotFound: 404, MemberNotFound: 404, LastOwner: 409, SlugTaken: 409,
+      AlreadyMember: 409, UnknownRole: 400, RoleInUse: 409, InvitationInvalid: 410, InvitationMismatch: 403, OrganizationsUnavailable: 404,
+      // Issue #28: enterprise sign-in.
+      SsoUnavailable: 404, SsoConnectionNotFound: 404, SsoResponseInvalid: 400, SsoReplay: 400, SsoUnsolicited: 400,
+      DomainTaken: 409, DomainNotVerified: 409, InvalidSsoConnection: 400,
     })
     expect(DEFAULT_ERROR_PAGE.status).toBe(200)
   })

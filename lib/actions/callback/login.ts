@@ -25,6 +25,7 @@ import { keepReservedFacts, TOKEN_FACTS } from "../../session/reserved-facts.js"
 import { claimPending, type SecondFactorAmr } from "../../two-factor/claim.js"
 import type { PendingSignIn } from "../../two-factor/pending.js"
 import { lastUsedCookie } from "../../pages/signin-last-used.js"
+import { enforceSso } from "../../sso/enforce.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -116,6 +117,8 @@ function destination(ctx: RequestContext, result: SignInResult, callbackUrl: str
  */
 export async function completeSignIn(ctx: RequestContext, result: SignInResult, callbackUrl: string, passed?: SignInFacts): Promise<ResponseInternal> {
   const { config } = ctx
+  // Enterprise sign-in (issue #28): an address its organization keeps to its SSO signs in only there.
+  if (!passed) await enforceSso(ctx, result)
   await refreshStoredAccountTokens(config, result.account, result.isNewUser, result.user.id)
   // An enrolled user passes the second factor first (issue #16); `passed` is that second step.
   const facts = passed ?? { amr: [firstFactorAmr(result.account)], authTime: Math.floor(Date.now() / 1000) }

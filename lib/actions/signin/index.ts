@@ -10,7 +10,7 @@ import { bodyString, queryParam } from "../../core/request.js"
 import { pageUrl } from "../../core/pages-url.js"
 import { redirect } from "../../core/response.js"
 import { customPageRedirect } from "../../pages/page.js"
-import { signinPageResponse } from "../../pages/signin-page.js"
+import { signinPageForRequest } from "../../pages/signin-page.js"
 import type { Provider } from "../../providers/types.js"
 import { emailSignin } from "./email.js"
 import { oauthSignin } from "./oauth.js"
@@ -19,7 +19,7 @@ export async function signinPage(ctx: RequestContext): Promise<ResponseInternal>
   const custom = customPageRedirect(ctx, "signIn")
   if (custom) return custom
   const callbackUrl = await resolveCallbackUrl(ctx, queryParam(ctx.request, "callbackUrl"))
-  return signinPageResponse(ctx, callbackUrl, queryParam(ctx.request, "error"))
+  return signinPageForRequest(ctx, callbackUrl, queryParam(ctx.request, "error"))
 }
 
 export async function signinStart(ctx: RequestContext, provider: Provider): Promise<ResponseInternal> {
