@@ -193,6 +193,9 @@ describe("collections and indexes", () => {
       Invitations: "invitations",
       SsoConnections: "sso_connections",
       SsoDomains: "sso_domains",
+      ScimTokens: "scim_tokens",
+      ScimUsers: "scim_users",
+      ScimGroups: "scim_groups",
     })
     expect(collectionNames({ collections: { Users: "people" } })).toEqual({ ...DEFAULT_COLLECTIONS, Users: "people" })
   })
@@ -221,12 +224,20 @@ describe("collections and indexes", () => {
         { key: { domain: 1 } },
         { key: { verifiedDomain: 1 }, unique: true, partialFilterExpression: { verifiedDomain: { $type: "string" } } },
       ],
+      scim_tokens: [{ key: { tokenHash: 1 }, unique: true }, { key: { organizationId: 1 } }],
+      scim_users: [
+        { key: { organizationId: 1, userId: 1 }, unique: true },
+        { key: { organizationId: 1, userNameKey: 1 }, unique: true },
+        { key: { organizationId: 1, externalId: 1 }, unique: true, partialFilterExpression: { externalId: { $type: "string" } } },
+        { key: { userId: 1 } },
+      ],
+      scim_groups: [{ key: { organizationId: 1, displayNameKey: 1 }, unique: true }, { key: { members: 1 } }],
     })
   })
 
   it("indexes follow custom collection names", () => {
     const names = collectionNames({ collections: { Users: "auth_users", VerificationTokens: "auth_tokens" } })
-    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains"])
+    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups"])
   })
 })
 

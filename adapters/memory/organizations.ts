@@ -8,6 +8,7 @@
 import type { Adapter, AdapterInvitation, AdapterMember, AdapterOrganization, AdapterUser } from "../../lib/adapters.js"
 import { LAST_OWNER, SLUG_TAKEN } from "../../lib/organizations/adapter.js"
 import { forgetOrganizationSso, type SsoMaps } from "./sso.js"
+import { forgetOrganizationScim, type ScimMaps } from "./scim.js"
 
 export interface OrganizationMaps {
   users: Map<string, AdapterUser>
@@ -81,7 +82,7 @@ export function forgetMemberships(maps: OrganizationMaps, remove: Remove, userId
   for (const [key, member] of maps.members) if (member.userId === userId) remove(maps.members, key)
 }
 
-export function organizationMethods(maps: OrganizationMaps & SsoMaps, put: Put, remove: Remove): OrganizationMethods {
+export function organizationMethods(maps: OrganizationMaps & SsoMaps & ScimMaps, put: Put, remove: Remove): OrganizationMethods {
   const bySlug = (slug: string) => [...maps.organizations.values()].find((organization) => organization.slug === slug)
   const membersOf = (organizationId: string) => [...maps.members.values()].filter((member) => member.organizationId === organizationId)
   /** True when `userId` is the organization's only owner: changing or removing it would leave none. */
@@ -127,6 +128,8 @@ export function organizationMethods(maps: OrganizationMaps & SsoMaps, put: Put, 
       for (const [key, invitation] of maps.invitations) if (invitation.organizationId === id) remove(maps.invitations, key)
       // Its SSO connections and domains (issue #28) go with it.
       forgetOrganizationSso(maps, remove, id)
+      // And its SCIM tokens, provisioned users and groups (issue #29).
+      forgetOrganizationScim(maps, remove, id)
       remove(maps.organizations, id)
     },
 

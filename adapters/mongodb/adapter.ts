@@ -13,6 +13,7 @@ import { passwordMethods } from "./passwords.js"
 import { cookieSessionMethods } from "./cookie-sessions.js"
 import { organizationMethods } from "./organizations.js"
 import { ssoMethods } from "./sso.js"
+import { pullScimMember, scimMethods } from "./scim.js"
 
 /** Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts). */
 export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser">> {
@@ -100,11 +101,13 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     },
     async deleteUser(id) {
       const _id = toObjectId(id)
-      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members } = await handles()
+      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members, scimUsers, scimGroups } = await handles()
       // One after the other: operations of a transaction must not run in parallel. The user goes
       // last, so if a step fails, deleteUser can simply be called again.
       return atomically(async (options) => {
-        for (const collection of [accounts, sessions, authenticators, members]) await collection.deleteMany({ userId: _id }, options)
+        for (const collection of [accounts, sessions, authenticators, members, scimUsers]) await collection.deleteMany({ userId: _id }, options)
+        // Out of every SCIM group (their members are user ids as strings).
+        await pullScimMember(scimGroups, id, options)
         await recoveryCodes.deleteMany({ userId: id }, options)
         await twoFactor.deleteOne({ _id: id as never }, options)
         await passwords.deleteOne({ _id: id as never }, options)
@@ -249,6 +252,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     ...cookieSessionMethods(handles, opts),
     ...organizationMethods(handles, opts, atomically),
     ...ssoMethods(handles, opts),
+    ...scimMethods(handles, opts, atomically),
 
     async transaction(work) {
       if (session) return work(adapter)

@@ -20,6 +20,9 @@ export interface CollectionNames {
   Invitations: string
   SsoConnections: string
   SsoDomains: string
+  ScimTokens: string
+  ScimUsers: string
+  ScimGroups: string
 }
 
 export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
@@ -38,6 +41,9 @@ export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
   Invitations: "invitations",
   SsoConnections: "sso_connections",
   SsoDomains: "sso_domains",
+  ScimTokens: "scim_tokens",
+  ScimUsers: "scim_users",
+  ScimGroups: "scim_groups",
 })
 
 export interface CollectionOptions {
@@ -73,6 +79,9 @@ export interface Handles {
   invitations: Collection
   ssoConnections: Collection
   ssoDomains: Collection
+  scimTokens: Collection
+  scimUsers: Collection
+  scimGroups: Collection
 }
 
 /** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
@@ -96,6 +105,9 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
     invitations: db.collection(names.Invitations),
     ssoConnections: db.collection(names.SsoConnections),
     ssoDomains: db.collection(names.SsoDomains),
+    scimTokens: db.collection(names.ScimTokens),
+    scimUsers: db.collection(names.ScimUsers),
+    scimGroups: db.collection(names.ScimGroups),
   }
 }
 
@@ -110,7 +122,12 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
  * `userId` (a user's memberships). Enterprise sign-in (issue #28): connections by
  * `organizationId`; domains unique per (organizationId, domain), plain `domain`, and unique
  * `verifiedDomain` (partial: only verified claims hold it), so a domain is verified for one
- * organization at most. Names are the server's defaults (`email_1`, ...).
+ * organization at most. SCIM provisioning (issue #29): unique token `tokenHash`, plain
+ * `organizationId`; provisioned users unique per (organizationId, userId), (organizationId,
+ * userNameKey) and (organizationId, externalId) (partial: only string externalIds, so users
+ * without one never collide), plain `userId` (deleteUser); groups unique per (organizationId,
+ * displayNameKey), plain `members` (deleteUser takes the user out of them). Names are the
+ * server's defaults (`email_1`, ...).
  */
 export function indexSpecs(names: CollectionNames): { collection: string; indexes: IndexDescription[] }[] {
   return [
@@ -134,6 +151,17 @@ export function indexSpecs(names: CollectionNames): { collection: string; indexe
         { key: { verifiedDomain: 1 }, unique: true, partialFilterExpression: { verifiedDomain: { $type: "string" } } },
       ],
     },
+    { collection: names.ScimTokens, indexes: [{ key: { tokenHash: 1 }, unique: true }, { key: { organizationId: 1 } }] },
+    {
+      collection: names.ScimUsers,
+      indexes: [
+        { key: { organizationId: 1, userId: 1 }, unique: true },
+        { key: { organizationId: 1, userNameKey: 1 }, unique: true },
+        { key: { organizationId: 1, externalId: 1 }, unique: true, partialFilterExpression: { externalId: { $type: "string" } } },
+        { key: { userId: 1 } },
+      ],
+    },
+    { collection: names.ScimGroups, indexes: [{ key: { organizationId: 1, displayNameKey: 1 }, unique: true }, { key: { members: 1 } }] },
   ]
 }
 

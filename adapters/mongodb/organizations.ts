@@ -3,7 +3,7 @@
  * `organizations` (`_id` the organization id, a string Gatehouse made), one per membership in
  * `members` (`organizationId`, and `userId` an ObjectId like the other collections'), one per
  * pending invitation in `invitations` (`_id` the invitation id); deleting an organization also
- * removes its SSO connections and domains (sso.ts). The unique indexes of
+ * removes its SSO connections and domains (sso.ts) and its SCIM records (scim.ts). The unique indexes of
  * `setupIndexes` decide the slug, the membership and the token hash.
  *
  * Never no owner: `updateMemberRole` and `removeMember` change the member, count the owners left
@@ -208,12 +208,14 @@ export function organizationMethods(handles: () => Promise<Handles>, opts: Optio
       }
     },
     async deleteOrganization(id) {
-      const { organizations, members, invitations, ssoConnections, ssoDomains } = await handles()
+      const { organizations, members, invitations, ssoConnections, ssoDomains, scimTokens, scimUsers, scimGroups } = await handles()
       // One after the other (operations of a transaction must not run in parallel); the organization
       // last, so if a step fails (no transaction), deleteOrganization can simply be called again.
       await atomically(async (options) => {
         // Its SSO connections and domains (issue #28) go with it.
         for (const collection of [ssoDomains, ssoConnections]) await collection.deleteMany({ organizationId: key(id, "id") }, options)
+        // And its SCIM tokens, provisioned users and groups (issue #29).
+        for (const collection of [scimGroups, scimUsers, scimTokens]) await collection.deleteMany({ organizationId: key(id, "id") }, options)
         await invitations.deleteMany({ organizationId: id }, options)
         await members.deleteMany({ organizationId: id }, options)
         await organizations.deleteOne({ _id: id as never }, options)

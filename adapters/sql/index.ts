@@ -6,8 +6,8 @@
  * Atomic where it matters: `useVerificationToken` hands a token to exactly one of concurrent
  * callers (DELETE ... RETURNING, or SELECT ... FOR UPDATE then DELETE on MySQL); `transaction`
  * lets the core create a user and link its account together; `deleteUser` removes the user's
- * accounts, sessions, authenticators and memberships in one transaction even where foreign keys are off;
- * `lockUser` holds the user's row (SELECT ... FOR UPDATE; on SQLite the write lock) for the rest
+ * accounts, sessions, authenticators, memberships and SCIM records in one transaction even where
+ * foreign keys are off; `lockUser` holds the user's row (SELECT ... FOR UPDATE; on SQLite the write lock) for the rest
  * of a transaction, so two removals of a user's ways to sign in run one after the other.
  */
 import { randomUUID } from "node:crypto"
@@ -37,6 +37,7 @@ import { cookieSessionMethods } from "./cookie-sessions.js"
 import { passkeyDetailMethods } from "./passkey-details.js"
 import { organizationMethods } from "./organizations.js"
 import { ssoMethods } from "./sso.js"
+import { forgetScimUser, scimMethods } from "./scim.js"
 
 export type SqlAdapterOptions = TableOptions
 
@@ -115,6 +116,8 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
         for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords, t.members]) {
           await trx.deleteFrom(table).where("user_id", "=", id).execute()
         }
+        // Provisioned (SCIM) records of every organization, and the user's places in their groups.
+        await forgetScimUser(trx, t, id)
         const user = row ? toUser(row, codec) : null
         // Sign-in links (and codes) still out for the user's address die with the user.
         if (user?.email) await trx.deleteFrom(t.verificationTokens).where("identifier", "=", user.email).execute()
@@ -252,6 +255,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     ...passkeyDetailMethods(db, t, codec),
     ...organizationMethods(db, t, codec, atomically, take, inTransaction),
     ...ssoMethods(db, t, codec, atomically, inTransaction),
+    ...scimMethods(db, t, codec, atomically, inTransaction),
 
     async transaction(work) {
       if (inTransaction) return work(adapter)

@@ -11,6 +11,7 @@ import { cookieSessionsMigration } from "./cookie-sessions.js"
 import { passkeyDetailsMigration } from "./passkey-details.js"
 import { organizationsMigration } from "./organizations.js"
 import { ssoMigration } from "./sso.js"
+import { scimMigration } from "./scim.js"
 
 function initial(kind: SqlKind, t: TableNames): Migration {
   const type = columnTypes(kind)
@@ -122,7 +123,7 @@ function migrator(db: AnyDb, t: TableNames): Migrator {
   const kind = kindOf(db)
   return new Migrator({
     db,
-    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t), "0005_passkey_details": passkeyDetailsMigration(kind, t), "0006_cookie_sessions": cookieSessionsMigration(kind, t), "0007_organizations": organizationsMigration(kind, t), "0008_sso": ssoMigration(kind, t) }) },
+    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t), "0005_passkey_details": passkeyDetailsMigration(kind, t), "0006_cookie_sessions": cookieSessionsMigration(kind, t), "0007_organizations": organizationsMigration(kind, t), "0008_sso": ssoMigration(kind, t), "0009_scim": scimMigration(kind, t) }) },
     migrationTableName: t.migrations,
     migrationLockTableName: t.migrationLock,
   })
@@ -150,14 +151,21 @@ function isTableDroppedMidQuery(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "42P01"
 }
 
-/** Applies migrations up to `name` only (tests: a database as an earlier version left it). */
+/**
+ * Applies (or undoes) migrations up to `name` only (tests: a database as an earlier version left
+ * it). Tried again, as `migrateToLatest`, when PostgreSQL's introspection met a table dropped meanwhile.
+ */
 export async function migrateTo(db: AnyDb, t: TableNames, name: string): Promise<void> {
-  const { error } = await migrator(db, t).migrateTo(name)
-  if (error) throw error
+  for (let attempt = 1; ; attempt++) {
+    const { error } = await migrator(db, t).migrateTo(name)
+    if (!error) return
+    if (attempt >= INTROSPECTION_ATTEMPTS || !isTableDroppedMidQuery(error)) throw error
+  }
 }
 
 /** Removes Gatehouse's tables (for tests and uninstalling): every migration, undone. */
 export async function dropSchema(db: AnyDb, t: TableNames): Promise<void> {
+  await scimMigration(kindOf(db), t).down?.(db)
   await ssoMigration(kindOf(db), t).down?.(db)
   await organizationsMigration(kindOf(db), t).down?.(db)
   await cookieSessionsMigration(kindOf(db), t).down?.(db)

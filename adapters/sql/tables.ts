@@ -21,9 +21,12 @@ export interface TableNames {
   invitations: string
   ssoConnections: string
   ssoDomains: string
+  scimTokens: string
+  scimUsers: string
+  scimGroups: string
   migrations: string
   migrationLock: string
-  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts, sso.ts). */
+  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts, sso.ts, scim.ts). */
   index: IndexNames
 }
 
@@ -48,6 +51,13 @@ export interface IndexNames {
   ssoDomainsPk: string
   ssoDomainsDomain: string
   ssoDomainsVerifiedUnique: string
+  scimTokensOrgId: string
+  scimTokensHashUnique: string
+  scimUsersPk: string
+  scimUsersUserId: string
+  scimUsersNameKeyUnique: string
+  scimUsersExternalIdUnique: string
+  scimGroupsNameKeyUnique: string
 }
 
 export interface TableOptions {
@@ -81,6 +91,9 @@ function names(prefix: string): TableNames {
     invitations: `${prefix}invitations`,
     ssoConnections: `${prefix}sso_connections`,
     ssoDomains: `${prefix}sso_domains`,
+    scimTokens: `${prefix}scim_tokens`,
+    scimUsers: `${prefix}scim_users`,
+    scimGroups: `${prefix}scim_groups`,
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }
@@ -109,6 +122,15 @@ function names(prefix: string): TableNames {
     ssoDomainsDomain: `${table.ssoDomains}_domain_index`,
     // PostgreSQL and SQLite only (a partial index): one verified claim per domain.
     ssoDomainsVerifiedUnique: `${table.ssoDomains}_verified_unique`,
+    // SCIM (issue #29), short forms as well. The unique ones start with organization_id, so they
+    // are also the indexes listing an organization's users and groups.
+    scimTokensOrgId: `${table.scimTokens}_org_id_index`,
+    scimTokensHashUnique: `${table.scimTokens}_hash_unique`,
+    scimUsersPk: `${table.scimUsers}_pk`,
+    scimUsersUserId: `${table.scimUsers}_user_id_index`,
+    scimUsersNameKeyUnique: `${table.scimUsers}_name_key`,
+    scimUsersExternalIdUnique: `${table.scimUsers}_external_id`,
+    scimGroupsNameKeyUnique: `${table.scimGroups}_name_key`,
   }
   return { ...table, index }
 }

@@ -22,6 +22,7 @@ import { userChecks } from "./users.js"
 import { userLockChecks } from "./user-lock.js"
 import { organizationChecks } from "./organizations.js"
 import { ssoChecks } from "./sso.js"
+import { scimChecks } from "./scim.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
   describe(`${name}: adapter contract`, () => {
@@ -61,6 +62,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("holding a user for a transaction (Gatehouse extension)", () => userLockChecks(context))
     describe("organizations, members and invitations (Gatehouse extensions)", () => organizationChecks(context))
     describe("SSO connections and domains (Gatehouse extensions)", () => ssoChecks(context))
+    describe("SCIM tokens, users and groups (Gatehouse extensions)", () => scimChecks(context))
   })
 }
 
