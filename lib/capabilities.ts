@@ -13,13 +13,14 @@ import { notices } from "./notices/capability.js"
 import { organizations } from "./organizations/capability.js"
 import { passkeys } from "./passkeys/capability.js"
 import { password } from "./password/capability.js"
+import { scim } from "./scim/capability.js"
 import { sso } from "./sso/capability.js"
 import { tokens } from "./tokens/capability.js"
 import { twoFactor } from "./two-factor/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, organizations, sso, audit]
+export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, organizations, sso, scim, audit]
 
 // Named as well as listed, so that the published types load each capability's declarations (its
 // action names join `AuthAction`, its options `AuthConfig`, its events `EventCallbacks`, its resolved
 // options `CapabilityConfig`, from its folder).
-export { account, audit, devices, emailCodes, federation, notices, organizations, passkeys, password, sso, tokens, twoFactor }
+export { account, audit, devices, emailCodes, federation, notices, organizations, passkeys, password, scim, sso, tokens, twoFactor }

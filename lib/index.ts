@@ -44,6 +44,9 @@ export {
 } from "./sso/helpers.js"
 export type { SsoConnectionInput, SsoConnectionView, SsoSettingsView, SsoDomainView, SsoConnectionResult, SsoHelperOptions } from "./sso/helpers.js"
 export type { SsoOptions } from "./sso/options.js"
+export { createScimToken, revokeScimToken, listScimTokens, setScimGroupRole, listScimGroups } from "./scim/helpers.js"
+export type { ScimTokenView, ScimGroupView, CreatedScimToken } from "./scim/helpers.js"
+export type { ScimOptions } from "./scim/options.js"
 // The formatters the built-in account page uses, for apps that draw their own (issue #26).
 export { deviceLabel } from "./devices/label.js"
 export { devicePlace } from "./devices/place.js"

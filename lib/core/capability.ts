@@ -49,9 +49,17 @@ export interface Route {
   api?: boolean
   /** GET only: also answers HEAD (only where a GET changes nothing). */
   head?: boolean
+  /**
+   * The handler reads the body itself (`ctx.request.readBody`), so that a body the core would
+   * refuse (too large, malformed) is answered in the handler's own format (SCIM's errors).
+   */
+  ownBody?: boolean
 }
 
-export type Routes = Partial<Record<"GET" | "POST", Route>>
+/** The methods a route may answer: a protocol of its own (SCIM) uses PUT, PATCH and DELETE too. */
+export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+
+export type Routes = Partial<Record<RouteMethod, Route>>
 
 /** How an error type is answered: a page (`signIn`, `error`, `verifyRequest`) with `?error=`, or in place (no page). */
 export interface Outcome {

@@ -19,7 +19,7 @@ import { verifyRequestPage } from "../actions/verify-request.js"
 import { webauthnOptions } from "../actions/webauthn-options.js"
 import { noticePage } from "../actions/notice.js"
 import type { ResolvedConfig } from "./config/resolved.js"
-import type { AuditEvents, Route, Routes } from "./capability.js"
+import type { AuditEvents, Route, RouteMethod, Routes } from "./capability.js"
 import { CAPABILITIES } from "../capabilities.js"
 import { createContext } from "./context.js"
 import { assertCsrf } from "./csrf.js"
@@ -86,21 +86,23 @@ setEventHooks(
 )
 
 /** Every method each action answers (HEAD aside): the list the assurance table test checks against. */
-export function routeList(): Array<{ method: "GET" | "POST"; action: AuthAction }> {
-  return (Object.keys(ROUTES) as AuthAction[]).flatMap((action) => (["GET", "POST"] as const).filter((method) => ROUTES[action][method]).map((method) => ({ method, action })))
+const METHODS: readonly RouteMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+export function routeList(): Array<{ method: RouteMethod; action: AuthAction }> {
+  return (Object.keys(ROUTES) as AuthAction[]).flatMap((action) => METHODS.filter((method) => ROUTES[action][method]).map((method) => ({ method, action })))
 }
 
-function allowed(routes: Partial<Record<"GET" | "POST", Route>>): string {
+function allowed(routes: Routes): string {
   const methods: string[] = []
   if (routes.GET) methods.push(routes.GET.head ? "GET, HEAD" : "GET")
-  if (routes.POST) methods.push("POST")
+  for (const method of METHODS.slice(1)) if (routes[method]) methods.push(method)
   return methods.join(", ")
 }
 
 function findRoute(request: InternalRequest): Route {
   const routes = ROUTES[request.action]
   const method = request.method === "HEAD" ? "GET" : request.method
-  const route = method === "GET" || method === "POST" ? routes[method] : undefined
+  const route = (METHODS as readonly string[]).includes(method) ? routes[method as RouteMethod] : undefined
   if (!route || (request.method === "HEAD" && !route.head)) {
     throw new MethodNotAllowed(`${request.action} does not accept ${request.method}`, { allow: allowed(routes) })
   }
@@ -140,7 +142,7 @@ async function run(request: InternalRequest, config: ResolvedConfig, options?: D
     if (route.api) ctx.wantsJson = true
     const provider = findProvider(config, request, route)
     if (trace) trace.provider = provider
-    if (request.readBody && request.body === undefined && request.method === "POST") request.body = await request.readBody()
+    if (request.readBody && request.body === undefined && !route.ownBody && (request.method === "POST" || request.method === "PUT" || request.method === "PATCH")) request.body = await request.readBody()
     const needsCsrf = typeof route.csrf === "function" ? route.csrf(provider as Provider) : route.csrf
     if (needsCsrf) assertCsrf(ctx)
     response = await route.handler(ctx, provider as Provider)

@@ -56,6 +56,8 @@ export function toWebResponse(response: ResponseInternal): Response {
     headers.set("Location", response.redirect)
     return new Response(null, { status: response.status ?? 302, headers })
   }
+  // No body may go with 204 or 304 (SCIM's DELETE answers 204).
+  if (response.status === 204 || response.status === 304) return new Response(null, { status: response.status, headers })
   const contentType = headers.get("Content-Type")
   if (contentType && !contentType.startsWith("application/json") && typeof response.body === "string") {
     return new Response(response.body, { status: response.status ?? 200, headers })

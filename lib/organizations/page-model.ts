@@ -12,6 +12,7 @@ import { settingsOf } from "./access.js"
 import { roleLabel, statusOf } from "./page-texts.js"
 import { accountPageUrl } from "./actions/common.js"
 import { ssoSection, type SsoSection } from "../sso/page-section.js"
+import { scimSection, type ScimSection } from "../scim/page-section.js"
 
 export interface MemberItem {
   userId: string
@@ -51,6 +52,8 @@ export interface OrganizationModel {
   mayDelete: boolean
   /** The SSO section (issue #28): the `sso` option on and a viewer with `organization:update`. */
   sso?: SsoSection
+  /** The SCIM section (issue #29): the `scim` option on and a viewer with `organization:update`. */
+  scim?: ScimSection
 }
 
 export async function organizationModel(
@@ -84,11 +87,13 @@ export async function organizationModel(
   })
   const mayRoles = settings.customRoles && held.has("role:update")
   const sso = await ssoSection(ctx, { organizationId: details.organization.id, permissions: held, t, saved: input.saved, error: input.error })
+  const scim = await scimSection(ctx, { organizationId: details.organization.id, permissions: held, t, tag, roles: options, saved: input.saved, error: input.error })
   const sections = [
     { id: "members", label: t["organizations.members.heading"] },
     ...(details.invitations ? [{ id: "invitations", label: t["organizations.invitations.heading"] }] : []),
     ...(held.has("organization:update") ? [{ id: "settings", label: t["organizations.settings.heading"] }] : []),
     ...(sso ? [{ id: "sso", label: t["sso.org.heading"] }] : []),
+    ...(scim ? [{ id: "scim", label: t["scim.heading"] }] : []),
     ...(settings.customRoles ? [{ id: "roles", label: t["organizations.roles.heading"] }] : []),
     { id: "danger", label: t["organizations.danger.heading"] },
   ]
@@ -100,8 +105,8 @@ export async function organizationModel(
     accountUrl: accountPageUrl(ctx),
     organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo ?? null },
     roleLabel: roleLabel(t, details.role),
-    // An SSO form's status is said in its section (the form came back to `#sso`).
-    status: sso && (sso.status.saved || sso.status.error) ? {} : statusOf(t, input.saved, input.error),
+    // An SSO or SCIM form's status is said in its section (the form came back to `#sso`, `#scim`).
+    status: (sso && (sso.status.saved || sso.status.error)) || scim?.status.saved ? {} : statusOf(t, input.saved, input.error),
     sections,
     members,
     invitations: details.invitations?.map((invitation) => ({
@@ -120,5 +125,6 @@ export async function organizationModel(
     active: input.activeId === organization.id,
     mayDelete: held.has("organization:delete"),
     ...(sso && { sso }),
+    ...(scim && { scim }),
   }
 }

@@ -79,6 +79,7 @@ export const sso: Capability = {
     SsoReplay: { page: "error", status: 400 },
     SsoUnsolicited: { page: "error", status: 400 },
     SsoAccountNotLinked: { page: "signIn", status: 409 },
+    SsoUserDeactivated: { page: "signIn", status: 403 },
     DomainTaken: { page: "error", status: 409, message: { text: "Another organization verified this domain, or this organization claimed it already." } },
     DomainNotVerified: { page: "error", status: 409, message: { text: "The DNS TXT record was not found. Publish it, wait for DNS to update, and try again." } },
     InvalidSsoConnection: { page: "error", status: 400, message: { text: "The connection's settings are incomplete or malformed." } },

@@ -16,6 +16,7 @@ declare module "../core/errors.js" {
     SsoReplay: true
     SsoUnsolicited: true
     SsoAccountNotLinked: true
+    SsoUserDeactivated: true
     DomainTaken: true
     DomainNotVerified: true
     InvalidSsoConnection: true
@@ -53,6 +54,10 @@ export class SsoUnsolicited extends SignInError {
 /** The address has an account that this connection may not sign in to (its domain is not verified by the organization). */
 export class SsoAccountNotLinked extends SignInError {
   static type = "SsoAccountNotLinked" as const
+}
+/** The organization's directory deactivated this person (SCIM, issue #29): no sign-in through its connections. */
+export class SsoUserDeactivated extends SignInError {
+  static type = "SsoUserDeactivated" as const
 }
 /** Another organization verified this domain, or this one claimed it already. */
 export class DomainTaken extends AuthError {

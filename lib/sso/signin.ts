@@ -25,7 +25,7 @@ import { switchOrganization } from "../organizations/switch.js"
 import { grantOf } from "../organizations/roles.js"
 import { LAST_OWNER } from "../organizations/adapter.js"
 import type { AdapterSsoConnection } from "./adapter.js"
-import { SsoAccountNotLinked, SsoResponseInvalid } from "./errors.js"
+import { SsoAccountNotLinked, SsoResponseInvalid, SsoUserDeactivated } from "./errors.js"
 import type { SsoProfile } from "./profile.js"
 import { domainOf } from "./domains-shared.js"
 import { ssoStorage } from "./access.js"
@@ -80,6 +80,10 @@ async function joinOrganization(ctx: RequestContext, connection: AdapterSsoConne
   if (!organization) throw new SsoResponseInvalid(`The organization of connection ${connection.id} no longer exists`)
   const role = mappedRole(ctx, connection, groups, organization.roles)
   const member = await storage.getMember(organization.id, userId)
+  // A person the organization's directory deactivated (SCIM, issue #29) does not sign in through it.
+  if (ctx.config.scim && (await (await import("../scim/provision.js")).scimBlocksSignIn(ctx.config, organization.id, userId))) {
+    throw new SsoUserDeactivated(`The directory of organization ${organization.id} deactivated this user`)
+  }
   const base = { organizationId: organization.id, userId, actorId: userId }
   if (!member) {
     const added = await storage.addMember({ organizationId: organization.id, userId, role: role ?? settingsOf(ctx.config).defaultRole, createdAt: new Date() })

@@ -16,6 +16,7 @@ export const de: TextsOf<typeof en> = {
   "signin.error.SsoNotConfigured": "Für diese Adresse oder Organisation gibt es kein Single Sign-on. Prüfen Sie Ihre Eingabe oder melden Sie sich auf andere Weise an.",
   "signin.error.SsoRequired": "Ihre Organisation verlangt, dass Sie sich über ihr Single Sign-on anmelden.",
   "signin.error.SsoAccountNotLinked": "Es gibt bereits ein Konto mit dieser Adresse. Melden Sie sich so an wie bisher; Ihre Organisation hat ihre Domain nicht bestätigt.",
+  "signin.error.SsoUserDeactivated": "Das Verzeichnis Ihrer Organisation hat Ihren Zugang deaktiviert. Wenden Sie sich an Ihre Administration.",
   "signin.error.SsoConnectionNotFound": "Diese Single-Sign-on-Verbindung gibt es nicht, oder sie ist ausgeschaltet.",
 
   "error.SsoUnavailable.heading": "Single Sign-on nicht verfügbar",

@@ -19,6 +19,7 @@ export const en = {
   "signin.error.SsoNotConfigured": "There is no single sign-on for that address or organization. Check it, or sign in another way.",
   "signin.error.SsoRequired": "Your organization requires you to sign in with its single sign-on.",
   "signin.error.SsoAccountNotLinked": "An account with this address exists. Sign in the way you did before; your organization has not verified its domain.",
+  "signin.error.SsoUserDeactivated": "Your organization's directory has deactivated your access. Ask your administrator.",
   "signin.error.SsoConnectionNotFound": "That single sign-on connection does not exist or is turned off.",
 
   "error.SsoUnavailable.heading": "Single sign-on unavailable",

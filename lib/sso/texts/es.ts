@@ -16,6 +16,7 @@ export const es: TextsOf<typeof en> = {
   "signin.error.SsoNotConfigured": "No hay inicio de sesión único para esa dirección u organización. Revise lo que escribió o inicie sesión de otra forma.",
   "signin.error.SsoRequired": "Su organización exige que inicie sesión con su inicio de sesión único.",
   "signin.error.SsoAccountNotLinked": "Ya existe una cuenta con esta dirección. Inicie sesión como lo hacía antes; su organización no ha verificado su dominio.",
+  "signin.error.SsoUserDeactivated": "El directorio de su organización ha desactivado su acceso. Consulte a su administrador.",
   "signin.error.SsoConnectionNotFound": "Esa conexión de inicio de sesión único no existe o está desactivada.",
 
   "error.SsoUnavailable.heading": "Inicio de sesión único no disponible",

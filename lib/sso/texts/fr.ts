@@ -16,6 +16,7 @@ export const fr: TextsOf<typeof en> = {
   "signin.error.SsoNotConfigured": "Il n’y a pas d’authentification unique pour cette adresse ou cette organisation. Vérifiez votre saisie, ou connectez-vous autrement.",
   "signin.error.SsoRequired": "Votre organisation exige que vous vous connectiez avec son authentification unique.",
   "signin.error.SsoAccountNotLinked": "Un compte existe déjà avec cette adresse. Connectez-vous comme vous le faisiez auparavant ; votre organisation n’a pas vérifié son domaine.",
+  "signin.error.SsoUserDeactivated": "L’annuaire de votre organisation a désactivé votre accès. Adressez-vous à votre administrateur.",
   "signin.error.SsoConnectionNotFound": "Cette connexion d’authentification unique n’existe pas ou est désactivée.",
 
   "error.SsoUnavailable.heading": "Authentification unique indisponible",

@@ -16,6 +16,7 @@ export const ja: TextsOf<typeof en> = {
   "signin.error.SsoNotConfigured": "そのアドレスまたは組織にはシングルサインオンがありません。入力内容を確認するか、ほかの方法でログインしてください。",
   "signin.error.SsoRequired": "ご所属の組織では、組織のシングルサインオンでログインする必要があります。",
   "signin.error.SsoAccountNotLinked": "このアドレスのアカウントはすでにあります。これまでと同じ方法でログインしてください。組織はまだドメインを確認していません。",
+  "signin.error.SsoUserDeactivated": "組織のディレクトリによってアクセスが無効にされています。管理者にお問い合わせください。",
   "signin.error.SsoConnectionNotFound": "そのシングルサインオン接続は存在しないか、無効になっています。",
 
   "error.SsoUnavailable.heading": "シングルサインオンを利用できません",

@@ -1,0 +1,37 @@
+/** SCIM provisioning's texts in "de" (formal). */
+import type { TextsOf } from "../../i18n/text-types.js"
+import type { en } from "./en.js"
+
+export const de: TextsOf<typeof en> = {
+  "scim.heading": "Verzeichnisbereitstellung (SCIM)",
+  "scim.intro": "Ihr Identitätsanbieter (Okta, Microsoft Entra ID und andere) kann die Mitglieder dieser Organisation für Sie anlegen, ändern und entfernen. Geben Sie ihm dazu den folgenden Endpunkt und ein Token.",
+  "scim.recent": "Änderungen hier erfordern eine kürzliche Anmeldung.",
+  "scim.endpoint": "SCIM-Endpunkt (Basis-URL)",
+  "scim.endpointHint": "Fügen Sie diese Adresse in die Bereitstellungseinstellungen Ihres Identitätsanbieters ein.",
+  "scim.tokens.heading": "Tokens",
+  "scim.tokens.none": "Es gibt noch keine Tokens: Ihr Identitätsanbieter kann sich nicht verbinden.",
+  "scim.tokens.created": "Erstellt am {when}",
+  "scim.tokens.lastUsed": "zuletzt verwendet: {when}",
+  "scim.tokens.never": "nie",
+  "scim.tokens.revokeConfirm": "Ja, das Token {name} widerrufen",
+  "scim.tokens.revokeText": "Der Identitätsanbieter, der es verwendet, kann danach keine Änderungen mehr vornehmen. Von ihm angelegte Mitglieder bleiben erhalten.",
+  "scim.tokens.revoke": "{name} widerrufen",
+  "scim.tokens.name": "Name des Tokens",
+  "scim.tokens.nameHint": "Damit Sie später wissen, welcher Identitätsanbieter es verwendet, zum Beispiel Okta.",
+  "scim.tokens.create": "Token erstellen",
+  "scim.groups.heading": "Gruppen und Rollen",
+  "scim.groups.intro": "Hier erscheinen die Gruppen, die Ihr Identitätsanbieter übermittelt. Wählen Sie die Rolle, die die Mitglieder jeder Gruppe erhalten. Inhaber werden von Ihrem Identitätsanbieter nie geändert.",
+  "scim.groups.none": "Ihr Identitätsanbieter hat noch keine Gruppen übermittelt.",
+  "scim.groups.members": "Mitglieder: {count}",
+  "scim.groups.role": "Rolle der Mitglieder von {name}",
+  "scim.groups.noRole": "Keine Rolle aus dieser Gruppe",
+  "scim.groups.save": "Rolle speichern",
+  "scim.saved.revoke-token": "Das Token wurde widerrufen.",
+  "scim.saved.group-role": "Die Rolle der Gruppe wurde gespeichert.",
+  "scim.token.title": "Ihr neues SCIM-Token",
+  "scim.token.heading": "Ihr neues SCIM-Token",
+  "scim.token.once": "Kopieren Sie das Token {name} jetzt: Es wird nur dieses eine Mal angezeigt und kann nicht erneut angezeigt werden.",
+  "scim.token.label": "Token",
+  "scim.token.next": "Tragen Sie in Ihrem Identitätsanbieter den Endpunkt als SCIM-Basis-URL und das Token als Bearer-Token (API-Token) ein und testen Sie dann die Verbindung.",
+  "scim.token.back": "Zurück zur Organisation",
+}

@@ -1,0 +1,37 @@
+/** SCIM provisioning's texts in "es" (formal). */
+import type { TextsOf } from "../../i18n/text-types.js"
+import type { en } from "./en.js"
+
+export const es: TextsOf<typeof en> = {
+  "scim.heading": "Aprovisionamiento de directorio (SCIM)",
+  "scim.intro": "Su proveedor de identidad (Okta, Microsoft Entra ID y otros) puede crear, modificar y quitar los miembros de esta organización por usted. Para ello, indíquele el punto de conexión siguiente y un token.",
+  "scim.recent": "Los cambios aquí requieren un inicio de sesión reciente.",
+  "scim.endpoint": "Punto de conexión SCIM (URL base)",
+  "scim.endpointHint": "Pegue esta dirección en la configuración de aprovisionamiento de su proveedor de identidad.",
+  "scim.tokens.heading": "Tokens",
+  "scim.tokens.none": "Todavía no hay tokens: su proveedor de identidad no puede conectarse.",
+  "scim.tokens.created": "Creado el {when}",
+  "scim.tokens.lastUsed": "último uso: {when}",
+  "scim.tokens.never": "nunca",
+  "scim.tokens.revokeConfirm": "Sí, revocar el token {name}",
+  "scim.tokens.revokeText": "El proveedor de identidad que lo utiliza ya no podrá hacer cambios. Los miembros que creó se mantienen.",
+  "scim.tokens.revoke": "Revocar {name}",
+  "scim.tokens.name": "Nombre del token",
+  "scim.tokens.nameHint": "Para saber más adelante qué proveedor de identidad lo utiliza, por ejemplo Okta.",
+  "scim.tokens.create": "Crear token",
+  "scim.groups.heading": "Grupos y roles",
+  "scim.groups.intro": "Aquí aparecen los grupos que envía su proveedor de identidad. Elija el rol que reciben los miembros de cada grupo. Su proveedor de identidad nunca modifica a los propietarios.",
+  "scim.groups.none": "Su proveedor de identidad todavía no ha enviado ningún grupo.",
+  "scim.groups.members": "Miembros: {count}",
+  "scim.groups.role": "Rol de los miembros de {name}",
+  "scim.groups.noRole": "Ningún rol por este grupo",
+  "scim.groups.save": "Guardar rol",
+  "scim.saved.revoke-token": "Se ha revocado el token.",
+  "scim.saved.group-role": "Se ha guardado el rol del grupo.",
+  "scim.token.title": "Su nuevo token SCIM",
+  "scim.token.heading": "Su nuevo token SCIM",
+  "scim.token.once": "Copie ahora el token {name}: solo se muestra esta vez y no podrá volver a mostrarse.",
+  "scim.token.label": "Token",
+  "scim.token.next": "En su proveedor de identidad, introduzca el punto de conexión como URL base de SCIM y el token como token de portador (token de API), y luego pruebe la conexión.",
+  "scim.token.back": "Volver a la organización",
+}

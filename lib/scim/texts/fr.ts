@@ -1,0 +1,37 @@
+/** SCIM provisioning's texts in "fr" (formal). */
+import type { TextsOf } from "../../i18n/text-types.js"
+import type { en } from "./en.js"
+
+export const fr: TextsOf<typeof en> = {
+  "scim.heading": "Provisionnement d’annuaire (SCIM)",
+  "scim.intro": "Votre fournisseur d’identité (Okta, Microsoft Entra ID et d’autres) peut créer, modifier et retirer les membres de cette organisation à votre place. Indiquez-lui pour cela le point de terminaison ci-dessous et un jeton.",
+  "scim.recent": "Les modifications ici exigent une connexion récente.",
+  "scim.endpoint": "Point de terminaison SCIM (URL de base)",
+  "scim.endpointHint": "Collez cette adresse dans les paramètres de provisionnement de votre fournisseur d’identité.",
+  "scim.tokens.heading": "Jetons",
+  "scim.tokens.none": "Il n’y a encore aucun jeton : votre fournisseur d’identité ne peut pas se connecter.",
+  "scim.tokens.created": "Créé le {when}",
+  "scim.tokens.lastUsed": "dernière utilisation : {when}",
+  "scim.tokens.never": "jamais",
+  "scim.tokens.revokeConfirm": "Oui, révoquer le jeton {name}",
+  "scim.tokens.revokeText": "Le fournisseur d’identité qui l’utilise ne pourra plus rien modifier. Les membres qu’il a créés restent.",
+  "scim.tokens.revoke": "Révoquer {name}",
+  "scim.tokens.name": "Nom du jeton",
+  "scim.tokens.nameHint": "Pour savoir plus tard quel fournisseur d’identité l’utilise, par exemple Okta.",
+  "scim.tokens.create": "Créer un jeton",
+  "scim.groups.heading": "Groupes et rôles",
+  "scim.groups.intro": "Les groupes envoyés par votre fournisseur d’identité apparaissent ici. Choisissez le rôle que reçoivent les membres de chaque groupe. Les propriétaires ne sont jamais modifiés par votre fournisseur d’identité.",
+  "scim.groups.none": "Votre fournisseur d’identité n’a encore envoyé aucun groupe.",
+  "scim.groups.members": "Membres : {count}",
+  "scim.groups.role": "Rôle des membres de {name}",
+  "scim.groups.noRole": "Aucun rôle venant de ce groupe",
+  "scim.groups.save": "Enregistrer le rôle",
+  "scim.saved.revoke-token": "Le jeton a été révoqué.",
+  "scim.saved.group-role": "Le rôle du groupe a été enregistré.",
+  "scim.token.title": "Votre nouveau jeton SCIM",
+  "scim.token.heading": "Votre nouveau jeton SCIM",
+  "scim.token.once": "Copiez maintenant le jeton {name} : il n’est affiché que cette seule fois et ne pourra plus être affiché.",
+  "scim.token.label": "Jeton",
+  "scim.token.next": "Dans votre fournisseur d’identité, saisissez le point de terminaison comme URL de base SCIM et le jeton comme jeton porteur (jeton d’API), puis testez la connexion.",
+  "scim.token.back": "Retour à l’organisation",
+}

@@ -1,0 +1,37 @@
+/** SCIM provisioning's texts in "ja" (polite). */
+import type { TextsOf } from "../../i18n/text-types.js"
+import type { en } from "./en.js"
+
+export const ja: TextsOf<typeof en> = {
+  "scim.heading": "ディレクトリ プロビジョニング（SCIM）",
+  "scim.intro": "ID プロバイダー（Okta、Microsoft Entra ID など）が、この組織のメンバーの作成、更新、削除を代わりに行えます。下のエンドポイントとトークンを ID プロバイダーに設定してください。",
+  "scim.recent": "ここでの変更には、最近のサインインが必要です。",
+  "scim.endpoint": "SCIM エンドポイント（ベース URL）",
+  "scim.endpointHint": "この URL を ID プロバイダーのプロビジョニング設定に貼り付けてください。",
+  "scim.tokens.heading": "トークン",
+  "scim.tokens.none": "トークンはまだありません。ID プロバイダーは接続できません。",
+  "scim.tokens.created": "作成日時: {when}",
+  "scim.tokens.lastUsed": "最終使用: {when}",
+  "scim.tokens.never": "未使用",
+  "scim.tokens.revokeConfirm": "はい、トークン {name} を取り消します",
+  "scim.tokens.revokeText": "このトークンを使う ID プロバイダーは、以後変更を行えなくなります。作成済みのメンバーはそのまま残ります。",
+  "scim.tokens.revoke": "{name} を取り消す",
+  "scim.tokens.name": "トークン名",
+  "scim.tokens.nameHint": "どの ID プロバイダーが使うのか後で分かるように付けてください（例: Okta）。",
+  "scim.tokens.create": "トークンを作成",
+  "scim.groups.heading": "グループとロール",
+  "scim.groups.intro": "ID プロバイダーが送信したグループがここに表示されます。各グループのメンバーに付与するロールを選択してください。オーナーが ID プロバイダーによって変更されることはありません。",
+  "scim.groups.none": "ID プロバイダーはまだグループを送信していません。",
+  "scim.groups.members": "メンバー: {count}",
+  "scim.groups.role": "{name} のメンバーのロール",
+  "scim.groups.noRole": "このグループによるロールなし",
+  "scim.groups.save": "ロールを保存",
+  "scim.saved.revoke-token": "トークンを取り消しました。",
+  "scim.saved.group-role": "グループのロールを保存しました。",
+  "scim.token.title": "新しい SCIM トークン",
+  "scim.token.heading": "新しい SCIM トークン",
+  "scim.token.once": "トークン {name} を今すぐコピーしてください。表示されるのはこの一度だけで、再表示はできません。",
+  "scim.token.label": "トークン",
+  "scim.token.next": "ID プロバイダーで、エンドポイントを SCIM ベース URL に、トークンをベアラー トークン（API トークン）に入力し、接続をテストしてください。",
+  "scim.token.back": "組織に戻る",
+}
