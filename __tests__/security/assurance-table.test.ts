@@ -67,6 +67,11 @@ const ROWS: Row[] = [
   PUBLIC("GET invitation", "shows whom an invitation is for; answering it needs a session (organizations/accept)"),
   PUBLIC("GET sso", "the Sign in with SSO page (and a connection's SP metadata)"),
   PUBLIC("POST sso", "starts an SSO sign-in; the identity provider's answers (ACS, single logout) carry their own signed proof"),
+  PUBLIC("GET scim", "SCIM: the organization's directory with its bearer token, never a browser session"),
+  PUBLIC("POST scim", "SCIM: the organization's directory with its bearer token, never a browser session"),
+  PUBLIC("PUT scim", "SCIM: the organization's directory with its bearer token, never a browser session"),
+  PUBLIC("PATCH scim", "SCIM: the organization's directory with its bearer token, never a browser session"),
+  PUBLIC("DELETE scim", "SCIM: the organization's directory with its bearer token, never a browser session"),
   { name: "GET session", need: "read" },
   { name: "POST session", need: "read", body: { data: "{}" } },
   { name: "GET two-factor", need: "pending" },
@@ -87,6 +92,7 @@ const ROWS: Row[] = [
   { name: "GET sso/organization/none", need: "session" },
   { name: "POST sso/connections/create", need: "recent", body: { organizationId: "none", type: "saml", name: "IdP" } },
   { name: "POST sso/domains/add", need: "recent", body: { organizationId: "none", domain: "example.test" } },
+  { name: "POST scim-admin/create-token", need: "recent", body: { organizationId: "none", name: "Okta" } },
   { name: "POST organizations/leave", need: "recent", body: { organizationId: "none" } },
   { name: "POST organizations/delete", need: "recent", body: { organizationId: "none" } },
   { name: "POST organizations/transfer", need: "recent", body: { organizationId: "none", userId: "none" } },
@@ -150,6 +156,7 @@ function buildApp(strategy: "jwt" | "database", adapter: MemoryAdapterInstance):
     twoFactor: { issuer: "Gatehouse Test" },
     organizations: true,
     sso: true,
+    scim: true,
   }
   const app = express()
   app.use("/auth", authRouter(config))
@@ -236,6 +243,8 @@ async function send(app: Express, row: Row, cookie: string): Promise<request.Res
   const [method, path] = row.name.split(" ") as [string, string]
   if (method === "helper") return request(app).post(`/helper/${path}`).set("Cookie", cookie)
   if (method === "GET") return request(app).get(`/auth/${path}`).set("Cookie", cookie).set("Accept", "application/json")
+  // SCIM's own methods: a bearer-token protocol (no token here: refused the same for every session).
+  if (method === "PUT" || method === "PATCH" || method === "DELETE") return request(app)[method.toLowerCase() as "put" | "patch" | "delete"](`/auth/${path}`).set("Cookie", cookie).set("Accept", "application/json")
   const csrf = await request(app).get("/auth/csrf")
   const pair = cookiesSet(csrf).find((candidate) => candidate.includes("csrf-token="))
   return request(app)

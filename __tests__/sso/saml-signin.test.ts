@@ -57,6 +57,7 @@ beforeAll(async () => {
     store,
     organizations: true,
     sso: { saml: { signingKey: spKey.key, signingCert: spKey.cert } },
+    scim: true,
     events: { audit: (record) => void audits.push({ ...(record as unknown as Record<string, unknown>) }) },
   } as AuthConfig
   // Two "processes": separate routers (separate caches) over the same adapter and shared store.
@@ -204,6 +205,24 @@ describe("SAML sign-in with a real IdP (samlp)", () => {
     expect(await adapter.getMember!(o.id, existing.id)).toBeNull()
     expect(await adapter.getUserByAccount!({ provider: `sso-${o.connection.id}`, providerAccountId: o.user.email })).toBeNull()
     expect(refusals(o.connection.id)).toContain("SsoAccountNotLinked")
+  })
+
+  it("a person the organization's directory deactivated (SCIM) does not sign in through its connection, and is not made a member again", async () => {
+    const o = await org()
+    const client = agent()
+    expect((await signIn(client, o)).answer.status).toBe(302)
+    const user = (await adapter.getUserByEmail!(o.user.email))!
+    // The directory deactivates them: the membership goes, the SCIM record says inactive.
+    await adapter.removeMember!(o.id, user.id)
+    const now = new Date()
+    await adapter.createScimUser!({ organizationId: o.id, userId: user.id, userName: o.user.email, userNameKey: o.user.email, externalId: null, active: false, suspendedRole: "member", attributes: {}, createdAt: now, updatedAt: now })
+    const again = agent()
+    const url = await start(again, o.user.email)
+    const answer = await postAcs(again, o, await idpAnswer(o, url))
+    expect(answer.status).toBe(403)
+    expect(answer.body.error.type).toBe("SsoUserDeactivated")
+    expect(await adapter.getMember!(o.id, user.id)).toBeNull()
+    expect(refusals(o.connection.id)).toContain("SsoUserDeactivated")
   })
 
   it("the same response posted twice is a replay, in this process and in another", async () => {

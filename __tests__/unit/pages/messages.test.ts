@@ -61,7 +61,9 @@ describe("the tables", () => {
         // Issue #24: a passkey for a new address, refused until the address is proved.
         "EmailProofRequired",
         // Issue #28: single sign-on refused or required.
-        "SsoNotConfigured", "SsoRequired", "SsoAccountNotLinked", "SsoConnectionNotFound"].sort(),
+        "SsoNotConfigured", "SsoRequired", "SsoAccountNotLinked", "SsoConnectionNotFound",
+        // Issue #29: the directory deactivated the person (SCIM).
+        "SsoUserDeactivated"].sort(),
     )
   })
 
