@@ -9,6 +9,7 @@ import type { Adapter, AdapterInvitation, AdapterMember, AdapterOrganization, Ad
 import { LAST_OWNER, SLUG_TAKEN } from "../../lib/organizations/adapter.js"
 import { forgetOrganizationSso, type SsoMaps } from "./sso.js"
 import { forgetOrganizationScim, type ScimMaps } from "./scim.js"
+import type { ORGANIZATION_ADAPTER_METHODS } from "../../lib/organizations/adapter.js"
 
 export interface OrganizationMaps {
   users: Map<string, AdapterUser>
@@ -20,28 +21,7 @@ export interface OrganizationMaps {
 
 type Put = <V>(map: Map<string, V>, key: string, value: V) => void
 type Remove = <V>(map: Map<string, V>, key: string) => void
-type OrganizationMethods = Required<
-  Pick<
-    Adapter,
-    | "createOrganization"
-    | "getOrganization"
-    | "getOrganizationBySlug"
-    | "updateOrganization"
-    | "deleteOrganization"
-    | "listMembers"
-    | "listMemberships"
-    | "getMember"
-    | "addMember"
-    | "updateMemberRole"
-    | "removeMember"
-    | "createInvitation"
-    | "getInvitation"
-    | "getInvitationByTokenHash"
-    | "listInvitations"
-    | "updateInvitation"
-    | "deleteInvitation"
-  >
->
+type OrganizationMethods = Required<Pick<Adapter, (typeof ORGANIZATION_ADAPTER_METHODS)[number]>>
 
 const OWNER = "owner"
 const memberKey = (organizationId: string, userId: string) => JSON.stringify([organizationId, userId])

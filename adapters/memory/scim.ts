@@ -8,6 +8,7 @@
  */
 import type { Adapter, AdapterScimGroup, AdapterScimToken, AdapterScimUser, AdapterUser } from "../../lib/adapters.js"
 import { SCIM_UNIQUENESS } from "../../lib/scim/adapter.js"
+import type { SCIM_ADAPTER_METHODS } from "../../lib/scim/adapter.js"
 
 export interface ScimMaps {
   scimTokens: Map<string, AdapterScimToken>
@@ -18,26 +19,7 @@ export interface ScimMaps {
 
 type Put = <V>(map: Map<string, V>, key: string, value: V) => void
 type Remove = <V>(map: Map<string, V>, key: string) => void
-type ScimMethods = Required<
-  Pick<
-    Adapter,
-    | "createScimToken"
-    | "getScimTokenByHash"
-    | "listScimTokens"
-    | "touchScimToken"
-    | "deleteScimToken"
-    | "createScimUser"
-    | "getScimUser"
-    | "listScimUsers"
-    | "updateScimUser"
-    | "deleteScimUser"
-    | "createScimGroup"
-    | "getScimGroup"
-    | "listScimGroups"
-    | "updateScimGroup"
-    | "deleteScimGroup"
-  >
->
+type ScimMethods = Required<Pick<Adapter, (typeof SCIM_ADAPTER_METHODS)[number]>>
 
 const userKey = (organizationId: string, userId: string) => JSON.stringify([organizationId, userId])
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T

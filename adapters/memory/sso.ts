@@ -7,6 +7,7 @@
  */
 import type { Adapter, AdapterDomain, AdapterSsoConnection } from "../../lib/adapters.js"
 import { DOMAIN_TAKEN } from "../../lib/sso/adapter.js"
+import type { SSO_ADAPTER_METHODS } from "../../lib/sso/adapter.js"
 
 export interface SsoMaps {
   ssoConnections: Map<string, AdapterSsoConnection>
@@ -16,23 +17,7 @@ export interface SsoMaps {
 
 type Put = <V>(map: Map<string, V>, key: string, value: V) => void
 type Remove = <V>(map: Map<string, V>, key: string) => void
-type SsoMethods = Required<
-  Pick<
-    Adapter,
-    | "createSsoConnection"
-    | "getSsoConnection"
-    | "listSsoConnections"
-    | "updateSsoConnection"
-    | "deleteSsoConnection"
-    | "createDomain"
-    | "getDomain"
-    | "getVerifiedDomain"
-    | "listDomains"
-    | "verifyDomain"
-    | "updateDomain"
-    | "deleteDomain"
-  >
->
+type SsoMethods = Required<Pick<Adapter, (typeof SSO_ADAPTER_METHODS)[number]>>
 
 const domainKey = (organizationId: string, domain: string) => JSON.stringify([organizationId, domain])
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T

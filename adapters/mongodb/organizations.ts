@@ -20,29 +20,9 @@ import type { Adapter, AdapterInvitation, AdapterMember, AdapterOrganization } f
 import { LAST_OWNER, SLUG_TAKEN } from "../../lib/organizations/adapter.js"
 import type { Handles } from "./collections.js"
 import { isObjectIdHex, key, toObjectId } from "./convert.js"
+import type { ORGANIZATION_ADAPTER_METHODS } from "../../lib/organizations/adapter.js"
 
-type OrganizationMethods = Required<
-  Pick<
-    Adapter,
-    | "createOrganization"
-    | "getOrganization"
-    | "getOrganizationBySlug"
-    | "updateOrganization"
-    | "deleteOrganization"
-    | "listMembers"
-    | "listMemberships"
-    | "getMember"
-    | "addMember"
-    | "updateMemberRole"
-    | "removeMember"
-    | "createInvitation"
-    | "getInvitation"
-    | "getInvitationByTokenHash"
-    | "listInvitations"
-    | "updateInvitation"
-    | "deleteInvitation"
-  >
->
+type OrganizationMethods = Required<Pick<Adapter, (typeof ORGANIZATION_ADAPTER_METHODS)[number]>>
 type Options = { session?: ClientSession }
 type Atomically = <T>(work: (options: Options) => Promise<T>) => Promise<T>
 

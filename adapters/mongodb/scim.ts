@@ -17,27 +17,9 @@ import type { Adapter, AdapterScimGroup, AdapterScimToken, AdapterScimUser } fro
 import { SCIM_UNIQUENESS } from "../../lib/scim/adapter.js"
 import type { Handles } from "./collections.js"
 import { isObjectIdHex, key, toObjectId } from "./convert.js"
+import type { SCIM_ADAPTER_METHODS } from "../../lib/scim/adapter.js"
 
-type ScimMethods = Required<
-  Pick<
-    Adapter,
-    | "createScimToken"
-    | "getScimTokenByHash"
-    | "listScimTokens"
-    | "touchScimToken"
-    | "deleteScimToken"
-    | "createScimUser"
-    | "getScimUser"
-    | "listScimUsers"
-    | "updateScimUser"
-    | "deleteScimUser"
-    | "createScimGroup"
-    | "getScimGroup"
-    | "listScimGroups"
-    | "updateScimGroup"
-    | "deleteScimGroup"
-  >
->
+type ScimMethods = Required<Pick<Adapter, (typeof SCIM_ADAPTER_METHODS)[number]>>
 type Options = { session?: ClientSession }
 type Atomically = <T>(work: (options: Options) => Promise<T>) => Promise<T>
 

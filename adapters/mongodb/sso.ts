@@ -17,24 +17,9 @@ import type { Adapter, AdapterDomain, AdapterSsoConnection } from "../../lib/ada
 import { DOMAIN_TAKEN } from "../../lib/sso/adapter.js"
 import type { Handles } from "./collections.js"
 import { key } from "./convert.js"
+import type { SSO_ADAPTER_METHODS } from "../../lib/sso/adapter.js"
 
-type SsoMethods = Required<
-  Pick<
-    Adapter,
-    | "createSsoConnection"
-    | "getSsoConnection"
-    | "listSsoConnections"
-    | "updateSsoConnection"
-    | "deleteSsoConnection"
-    | "createDomain"
-    | "getDomain"
-    | "getVerifiedDomain"
-    | "listDomains"
-    | "verifyDomain"
-    | "updateDomain"
-    | "deleteDomain"
-  >
->
+type SsoMethods = Required<Pick<Adapter, (typeof SSO_ADAPTER_METHODS)[number]>>
 type Options = { session?: ClientSession }
 
 /** The server's duplicate key error (a unique index refused the write). */

@@ -18,29 +18,9 @@ import type { Adapter, AdapterInvitation, AdapterMember, AdapterOrganization } f
 import { LAST_OWNER, SLUG_TAKEN } from "../../lib/organizations/adapter.js"
 import { columnTypes, kindOf, optionalStr, str, type AnyDb, type Codec, type SqlKind } from "./codec.js"
 import type { TableNames } from "./tables.js"
+import type { ORGANIZATION_ADAPTER_METHODS } from "../../lib/organizations/adapter.js"
 
-type OrganizationMethods = Required<
-  Pick<
-    Adapter,
-    | "createOrganization"
-    | "getOrganization"
-    | "getOrganizationBySlug"
-    | "updateOrganization"
-    | "deleteOrganization"
-    | "listMembers"
-    | "listMemberships"
-    | "getMember"
-    | "addMember"
-    | "updateMemberRole"
-    | "removeMember"
-    | "createInvitation"
-    | "getInvitation"
-    | "getInvitationByTokenHash"
-    | "listInvitations"
-    | "updateInvitation"
-    | "deleteInvitation"
-  >
->
+type OrganizationMethods = Required<Pick<Adapter, (typeof ORGANIZATION_ADAPTER_METHODS)[number]>>
 
 type Row = Record<string, unknown>
 type Atomically = <T>(work: (trx: AnyDb) => Promise<T>) => Promise<T>

@@ -19,27 +19,9 @@ import { SCIM_UNIQUENESS } from "../../lib/scim/adapter.js"
 import { columnTypes, kindOf, optionalStr, str, type AnyDb, type Codec, type SqlKind } from "./codec.js"
 import { isUniqueViolation } from "./organizations.js"
 import type { TableNames } from "./tables.js"
+import type { SCIM_ADAPTER_METHODS } from "../../lib/scim/adapter.js"
 
-type ScimMethods = Required<
-  Pick<
-    Adapter,
-    | "createScimToken"
-    | "getScimTokenByHash"
-    | "listScimTokens"
-    | "touchScimToken"
-    | "deleteScimToken"
-    | "createScimUser"
-    | "getScimUser"
-    | "listScimUsers"
-    | "updateScimUser"
-    | "deleteScimUser"
-    | "createScimGroup"
-    | "getScimGroup"
-    | "listScimGroups"
-    | "updateScimGroup"
-    | "deleteScimGroup"
-  >
->
+type ScimMethods = Required<Pick<Adapter, (typeof SCIM_ADAPTER_METHODS)[number]>>
 
 type Row = Record<string, unknown>
 type Atomically = <T>(work: (trx: AnyDb) => Promise<T>) => Promise<T>

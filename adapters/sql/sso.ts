@@ -19,24 +19,9 @@ import { DOMAIN_TAKEN } from "../../lib/sso/adapter.js"
 import { columnTypes, kindOf, str, type AnyDb, type Codec, type SqlKind } from "./codec.js"
 import { isUniqueViolation } from "./organizations.js"
 import type { TableNames } from "./tables.js"
+import type { SSO_ADAPTER_METHODS } from "../../lib/sso/adapter.js"
 
-type SsoMethods = Required<
-  Pick<
-    Adapter,
-    | "createSsoConnection"
-    | "getSsoConnection"
-    | "listSsoConnections"
-    | "updateSsoConnection"
-    | "deleteSsoConnection"
-    | "createDomain"
-    | "getDomain"
-    | "getVerifiedDomain"
-    | "listDomains"
-    | "verifyDomain"
-    | "updateDomain"
-    | "deleteDomain"
-  >
->
+type SsoMethods = Required<Pick<Adapter, (typeof SSO_ADAPTER_METHODS)[number]>>
 
 type Row = Record<string, unknown>
 type Atomically = <T>(work: (trx: AnyDb) => Promise<T>) => Promise<T>
