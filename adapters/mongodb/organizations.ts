@@ -14,6 +14,7 @@
  * lease in the organization's document instead (a conditional update), so they run one after the
  * other; there other readers can briefly see a change that is then undone.
  */
+// Over 300 lines: the last-owner rule needs both a transaction path (replica sets) and a lease path (a standalone server), kept side by side so they can be read against each other.
 import { randomUUID } from "node:crypto"
 import type { ClientSession, Document } from "mongodb"
 import type { Adapter, AdapterInvitation, AdapterMember, AdapterOrganization } from "../../lib/adapters.js"

@@ -9,9 +9,9 @@ import type { TableNames } from "./tables.js"
 import { passwordsMigration } from "./passwords.js"
 import { cookieSessionsMigration } from "./cookie-sessions.js"
 import { passkeyDetailsMigration } from "./passkey-details.js"
-import { organizationsMigration } from "./organizations.js"
+import { organizationsMigration } from "./organizations-schema.js"
 import { ssoMigration } from "./sso.js"
-import { scimMigration } from "./scim.js"
+import { scimMigration } from "./scim-schema.js"
 
 function initial(kind: SqlKind, t: TableNames): Migration {
   const type = columnTypes(kind)

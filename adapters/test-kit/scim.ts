@@ -9,6 +9,7 @@
  * it out of the organization's groups; deleting an organization or a user takes their records
  * along. Every check makes its own organizations and users.
  */
+// Over 300 lines on purpose: one flat list of independent checks, one per storage rule (as the other check files).
 import { randomUUID } from "node:crypto"
 import { expect } from "@jest/globals"
 import type { AdapterScimGroup, AdapterScimToken, AdapterScimUser } from "../../lib/adapters.js"
