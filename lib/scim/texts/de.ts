@@ -30,7 +30,7 @@ export const de: TextsOf<typeof en> = {
   "scim.saved.group-role": "Die Rolle der Gruppe wurde gespeichert.",
   "scim.token.title": "Ihr neues SCIM-Token",
   "scim.token.heading": "Ihr neues SCIM-Token",
-  "scim.token.once": "Kopieren Sie das Token {name} jetzt: Es wird nur dieses eine Mal angezeigt und kann nicht erneut angezeigt werden.",
+  "scim.token.once": "Kopieren Sie das Token „{name}“ jetzt: Es wird nur dieses eine Mal angezeigt und kann nicht erneut angezeigt werden.",
   "scim.token.label": "Token",
   "scim.token.next": "Tragen Sie in Ihrem Identitätsanbieter den Endpunkt als SCIM-Basis-URL und das Token als Bearer-Token (API-Token) ein und testen Sie dann die Verbindung.",
   "scim.token.back": "Zurück zur Organisation",

@@ -31,7 +31,7 @@ export const en = {
   "scim.saved.group-role": "The group's role was saved.",
   "scim.token.title": "Your new SCIM token",
   "scim.token.heading": "Your new SCIM token",
-  "scim.token.once": "Copy the token {name} now: it is shown only this once and cannot be displayed again.",
+  "scim.token.once": "Copy the token named “{name}” now: it is shown only this once and cannot be displayed again.",
   "scim.token.label": "Token",
   "scim.token.next": "In your identity provider, enter the endpoint as the SCIM base URL and the token as the bearer token (API token), then test the connection.",
   "scim.token.back": "Back to the organization",

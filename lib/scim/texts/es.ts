@@ -30,7 +30,7 @@ export const es: TextsOf<typeof en> = {
   "scim.saved.group-role": "Se ha guardado el rol del grupo.",
   "scim.token.title": "Su nuevo token SCIM",
   "scim.token.heading": "Su nuevo token SCIM",
-  "scim.token.once": "Copie ahora el token {name}: solo se muestra esta vez y no podrá volver a mostrarse.",
+  "scim.token.once": "Copie ahora el token «{name}»: solo se muestra esta vez y no podrá volver a mostrarse.",
   "scim.token.label": "Token",
   "scim.token.next": "En su proveedor de identidad, introduzca el punto de conexión como URL base de SCIM y el token como token de portador (token de API), y luego pruebe la conexión.",
   "scim.token.back": "Volver a la organización",

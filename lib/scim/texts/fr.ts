@@ -30,7 +30,7 @@ export const fr: TextsOf<typeof en> = {
   "scim.saved.group-role": "Le rôle du groupe a été enregistré.",
   "scim.token.title": "Votre nouveau jeton SCIM",
   "scim.token.heading": "Votre nouveau jeton SCIM",
-  "scim.token.once": "Copiez maintenant le jeton {name} : il n’est affiché que cette seule fois et ne pourra plus être affiché.",
+  "scim.token.once": "Copiez maintenant le jeton « {name} » : il n’est affiché que cette seule fois et ne pourra plus être affiché.",
   "scim.token.label": "Jeton",
   "scim.token.next": "Dans votre fournisseur d’identité, saisissez le point de terminaison comme URL de base SCIM et le jeton comme jeton porteur (jeton d’API), puis testez la connexion.",
   "scim.token.back": "Retour à l’organisation",

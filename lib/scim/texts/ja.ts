@@ -30,7 +30,7 @@ export const ja: TextsOf<typeof en> = {
   "scim.saved.group-role": "グループのロールを保存しました。",
   "scim.token.title": "新しい SCIM トークン",
   "scim.token.heading": "新しい SCIM トークン",
-  "scim.token.once": "トークン {name} を今すぐコピーしてください。表示されるのはこの一度だけで、再表示はできません。",
+  "scim.token.once": "トークン「{name}」を今すぐコピーしてください。表示されるのはこの一度だけで、再表示はできません。",
   "scim.token.label": "トークン",
   "scim.token.next": "ID プロバイダーで、エンドポイントを SCIM ベース URL に、トークンをベアラー トークン（API トークン）に入力し、接続をテストしてください。",
   "scim.token.back": "組織に戻る",
