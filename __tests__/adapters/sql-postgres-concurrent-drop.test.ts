@@ -18,6 +18,8 @@ import { DATABASES, closeTestDatabase, openTestDatabase, uniquePrefix } from "..
 const holderPrefix = uniquePrefix("dropholder")
 const prefix = uniquePrefix("dropmigrate")
 const victim = `${uniquePrefix("dropvictim")}table`
+const victimSchema = `${uniquePrefix("dropschema")}s`
+const schemaPrefix = uniquePrefix("dropmigrate2")
 let adapter: SqlAdapterInstance
 let other: pg.Client
 // One connection, so its backend is the one to watch.
@@ -35,9 +37,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await other.query("rollback").catch(() => undefined)
   await other.query(`drop table if exists ${victim}`).catch(() => undefined)
+  await other.query(`drop schema if exists ${victimSchema} cascade`).catch(() => undefined)
   await other.end()
   await migrator.destroy()
   await dropTables(adapter.db, { tablePrefix: prefix })
+  await dropTables(adapter.db, { tablePrefix: schemaPrefix })
   await closeTestDatabase(adapter, holderPrefix)
 })
 
@@ -72,5 +76,29 @@ describe("migrate on PostgreSQL while another client drops a table", () => {
     expect((result as { applied: string[] }).applied).toContain("0001_initial")
     const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_name = ${`${prefix}users`}`.execute(adapter.db)
     expect(rows).toHaveLength(1)
+  })
+})
+
+describe("migrate on PostgreSQL while another client drops a whole schema", () => {
+  it("applies every migration although a schema vanished under the catalog query (another app's test clean-up)", async () => {
+    await other.query(`create schema ${victimSchema}`)
+    await other.query(`create table ${victimSchema}.notes (id serial primary key, note text)`)
+    await other.query("begin")
+    await other.query(`drop schema ${victimSchema} cascade`)
+    await other.query("lock table pg_catalog.pg_description in access exclusive mode")
+
+    const outcome = migrate(migrator, { tablePrefix: schemaPrefix }).then(
+      (applied) => ({ applied }),
+      (error: unknown) => ({ error }),
+    )
+    for (let tries = 0; !(await migratorWaitsOnLock()); tries++) {
+      if (tries > 2000) throw new Error("the migrator never waited on the catalog lock")
+      await new Promise((resume) => setTimeout(resume, 25))
+    }
+    await other.query("commit")
+
+    const result = await outcome
+    expect(result).not.toHaveProperty("error")
+    expect((result as { applied: string[] }).applied).toContain("0001_initial")
   })
 })

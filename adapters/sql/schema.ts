@@ -141,14 +141,17 @@ export async function migrateToLatest(db: AnyDb, t: TableNames): Promise<string[
 /**
  * Kysely's PostgreSQL introspector reads every table of the database to learn whether the
  * migration table exists, and fails with `undefined_table` when another client drops any table
- * while that query runs (another app's migration, a test suite cleaning up). Nothing has been
+ * while that query runs, or `invalid_schema_name` when it drops a whole schema (another app's
+ * migration, a test suite cleaning up). Nothing has been
  * applied at that point and PostgreSQL runs each migration in a transaction, so trying again is
  * safe; a migration that itself names a missing table fails the same way each time and is thrown.
  */
 const INTROSPECTION_ATTEMPTS = 5
 
+const DROPPED_MID_QUERY: ReadonlySet<unknown> = new Set(["42P01", "3F000"])
+
 function isTableDroppedMidQuery(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "42P01"
+  return typeof error === "object" && error !== null && DROPPED_MID_QUERY.has((error as { code?: unknown }).code)
 }
 
 /**
