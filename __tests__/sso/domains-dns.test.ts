@@ -10,16 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals"
 import express, { type Express } from "express"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { authRouter } from "../../lib/index.js"
-import Credentials from "../../lib/providers/credentials.js"
 import type { Adapter } from "../../lib/adapters.js"
 import type { AuthConfig } from "../../lib/types.js"
 import { SECRET } from "../helpers/app.js"
 import { startIdp, type TestIdp } from "../helpers/idp.js"
-import { agentFor, clientOf, csrfOf, unique, type Client, type Json } from "../integration/organizations/support.js"
+import { agentFor, clientOf, credentialsProvider, csrfOf, PASSWORD, rememberPerson, unique, type Client, type Json } from "../integration/organizations/support.js"
 import { startDnsServer, type DnsServer } from "./support/dns-server.js"
 
-const PASSWORD = "correct-horse-battery"
-const people = new Map<string, { id: string; email: string; name: string }>()
 
 interface SsoApp {
   app: Express
@@ -35,13 +32,7 @@ function buildApp(dns: DnsServer): SsoApp {
     logLevel: "silent",
     adapter,
     providers: [
-      Credentials({
-        credentials: { username: {}, password: { type: "password" } },
-        async authorize(fields) {
-          const person = typeof fields.username === "string" ? people.get(fields.username) : undefined
-          return person && fields.password === PASSWORD ? { ...person } : null
-        },
-      }),
+      credentialsProvider(),
     ],
     organizations: { roles: { member: { project: ["read"] } } },
     sso: { dns: { servers: [dns.address] } },
@@ -57,7 +48,7 @@ async function stored(t: SsoApp, label: string, email?: string) {
   const id = `user-${username}`
   const address = (email ?? `${username}@example.org`).toLowerCase()
   await t.adapter.createUser!({ id, email: address, name: label, emailVerified: new Date() })
-  people.set(username, { id, email: address, name: label })
+  rememberPerson(username, { id, email: address, name: label })
   return { id, email: address, username }
 }
 

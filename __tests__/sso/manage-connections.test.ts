@@ -14,14 +14,11 @@ import express, { type Express } from "express"
 import { generate } from "selfsigned"
 import { MemoryAdapter } from "../../adapters/memory/index.js"
 import { authRouter } from "../../lib/index.js"
-import Credentials from "../../lib/providers/credentials.js"
 import type { Adapter } from "../../lib/adapters.js"
 import type { AuthConfig } from "../../lib/types.js"
 import { SECRET } from "../helpers/app.js"
-import { agentFor, clientOf, csrfOf, unique, type Client, type Json } from "../integration/organizations/support.js"
+import { agentFor, clientOf, credentialsProvider, csrfOf, PASSWORD, rememberPerson, unique, type Client, type Json } from "../integration/organizations/support.js"
 
-const PASSWORD = "correct-horse-battery"
-const people = new Map<string, { id: string; email: string; name: string }>()
 
 interface SsoApp {
   app: Express
@@ -37,13 +34,7 @@ function buildApp(): SsoApp {
     logLevel: "silent",
     adapter,
     providers: [
-      Credentials({
-        credentials: { username: {}, password: { type: "password" } },
-        async authorize(fields) {
-          const person = typeof fields.username === "string" ? people.get(fields.username) : undefined
-          return person && fields.password === PASSWORD ? { ...person } : null
-        },
-      }),
+      credentialsProvider(),
     ],
     organizations: { roles: { member: { project: ["read"] }, editor: { project: ["read", "write"] } } },
     sso: { dns: { resolveTxt: async () => [] } },
@@ -58,7 +49,7 @@ async function person(t: SsoApp, label: string, options: { stale?: boolean } = {
   const username = unique(label)
   const who = { id: `user-${username}`, email: `${username}@example.org`, username }
   await t.adapter.createUser!({ id: who.id, email: who.email, name: label, emailVerified: new Date() })
-  people.set(username, { id: who.id, email: who.email, name: label })
+  rememberPerson(username, { id: who.id, email: who.email, name: label })
   const clock = options.stale ? jest.spyOn(Date, "now").mockReturnValue(Date.now() - 3 * 60 * 60 * 1000) : undefined
   try {
     const agent = agentFor(t.app)

@@ -90,7 +90,13 @@ export interface TestApp extends Recorded {
 /** username -> the stored user authorize returns. */
 const people = new Map<string, { id: string; email: string; name: string }>()
 
-function credentialsProvider() {
+/** Lets `username` sign in (with PASSWORD) as this stored user through `credentialsProvider()`. */
+export function rememberPerson(username: string, person: { id: string; email: string; name: string }): void {
+  people.set(username, person)
+}
+
+/** The Credentials provider of the organization, SSO and SCIM suites: the people remembered, with PASSWORD. */
+export function credentialsProvider() {
   return Credentials({
     credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
     async authorize(fields) {
