@@ -11,7 +11,6 @@ import { MemoryAdapter } from "../../adapters/memory/index.js"
 import type { AdapterUser } from "../../lib/adapters.js"
 import { AuthError } from "../../lib/errors.js"
 import Nodemailer, { type NodemailerOptions } from "../../lib/providers/nodemailer.js"
-import { startSmtp } from "../helpers/smtp.js"
 import { ALICE, askForLink, csrfToken, expectError, follow, loggedText, mailFor, sessionCookie, setCookies, startSite, type Site } from "./support.js"
 
 const closers: Array<() => Promise<void>> = []
@@ -36,11 +35,17 @@ async function tcpServer(handle: (socket: Socket) => void): Promise<number> {
   return (server.address() as AddressInfo).port
 }
 
-/** A port nothing listens on any more (an SMTP server that was stopped). */
+/**
+ * A port nothing listens on any more (an SMTP server that was stopped). On a loopback address of
+ * its own (127.0.0.3): the suites running beside this one listen on 127.0.0.1 and may be given the
+ * freed port number there, which would turn "stopped" into a server that answers.
+ */
 async function stoppedSmtp(): Promise<string> {
-  const smtp = await startSmtp()
-  await smtp.close()
-  return smtp.url
+  const server = createServer()
+  await new Promise<void>((listening, failed) => server.once("error", failed).listen(0, "127.0.0.3", listening))
+  const port = (server.address() as AddressInfo).port
+  await new Promise<void>((closed) => server.close(() => closed()))
+  return `smtp://127.0.0.3:${port}`
 }
 
 /** The commands the scripted server below received. */
