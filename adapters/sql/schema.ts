@@ -135,6 +135,7 @@ export async function migrateToLatest(db: AnyDb, t: TableNames): Promise<string[
     const { error, results } = await migrator(db, t).migrateToLatest()
     if (!error) return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName)
     if (attempt >= INTROSPECTION_ATTEMPTS || !isTableDroppedMidQuery(error)) throw error
+    await pause(attempt)
   }
 }
 
@@ -146,7 +147,12 @@ export async function migrateToLatest(db: AnyDb, t: TableNames): Promise<string[
  * applied at that point and PostgreSQL runs each migration in a transaction, so trying again is
  * safe; a migration that itself names a missing table fails the same way each time and is thrown.
  */
-const INTROSPECTION_ATTEMPTS = 5
+const INTROSPECTION_ATTEMPTS = 12
+
+/** A short, growing pause between tries, so a client dropping many tables one by one can finish. */
+function pause(attempt: number): Promise<void> {
+  return new Promise((resume) => setTimeout(resume, 20 * attempt))
+}
 
 const DROPPED_MID_QUERY: ReadonlySet<unknown> = new Set(["42P01", "3F000"])
 
@@ -163,18 +169,29 @@ export async function migrateTo(db: AnyDb, t: TableNames, name: string): Promise
     const { error } = await migrator(db, t).migrateTo(name)
     if (!error) return
     if (attempt >= INTROSPECTION_ATTEMPTS || !isTableDroppedMidQuery(error)) throw error
+    await pause(attempt)
   }
 }
 
-/** Removes Gatehouse's tables (for tests and uninstalling): every migration, undone. */
+/**
+ * Removes Gatehouse's tables (for tests and uninstalling): every migration, undone. On PostgreSQL
+ * in one transaction, so other clients see every table go at once (one moment in which their
+ * catalog queries can meet a vanished table, not thirty).
+ */
 export async function dropSchema(db: AnyDb, t: TableNames): Promise<void> {
-  await scimMigration(kindOf(db), t).down?.(db)
-  await ssoMigration(kindOf(db), t).down?.(db)
-  await organizationsMigration(kindOf(db), t).down?.(db)
-  await cookieSessionsMigration(kindOf(db), t).down?.(db)
-  await passwordsMigration(kindOf(db), t).down?.(db)
-  await twoFactor(kindOf(db), t).down?.(db)
-  await initial(kindOf(db), t).down?.(db)
+  if (kindOf(db) === "postgres") await db.transaction().execute((trx) => dropEachTable(trx, t))
+  else await dropEachTable(db, t)
+}
+
+async function dropEachTable(db: AnyDb, t: TableNames): Promise<void> {
+  const kind = kindOf(db)
+  await scimMigration(kind, t).down?.(db)
+  await ssoMigration(kind, t).down?.(db)
+  await organizationsMigration(kind, t).down?.(db)
+  await cookieSessionsMigration(kind, t).down?.(db)
+  await passwordsMigration(kind, t).down?.(db)
+  await twoFactor(kind, t).down?.(db)
+  await initial(kind, t).down?.(db)
   await db.schema.dropTable(t.migrations).ifExists().execute()
   await db.schema.dropTable(t.migrationLock).ifExists().execute()
 }
