@@ -196,6 +196,7 @@ describe("collections and indexes", () => {
       ScimTokens: "scim_tokens",
       ScimUsers: "scim_users",
       ScimGroups: "scim_groups",
+      UserBans: "user_bans",
     })
     expect(collectionNames({ collections: { Users: "people" } })).toEqual({ ...DEFAULT_COLLECTIONS, Users: "people" })
   })
@@ -207,7 +208,7 @@ describe("collections and indexes", () => {
   it("unique indexes for every constraint the core relies on, the email one partial; plain indexes on userId", () => {
     const specs = Object.fromEntries(indexSpecs(collectionNames()).map(({ collection, indexes }) => [collection, indexes]))
     expect(specs).toEqual({
-      users: [{ key: { email: 1 }, unique: true, partialFilterExpression: { email: { $type: "string" } } }],
+      users: [{ key: { email: 1 }, unique: true, partialFilterExpression: { email: { $type: "string" } } }, { key: { email: 1, _id: 1 } }],
       accounts: [{ key: { provider: 1, providerAccountId: 1 }, unique: true }, { key: { userId: 1 } }],
       sessions: [{ key: { sessionToken: 1 }, unique: true }, { key: { userId: 1 } }],
       verification_tokens: [{ key: { identifier: 1, token: 1 }, unique: true }],

@@ -5,7 +5,7 @@
  *
  * It behaves like a database with the SQL adapter's constraints: one user per email, one account
  * per provider + providerAccountId, one session per token; deleting a user removes its accounts,
- * sessions, authenticators, memberships and SCIM records. Records are copied in and out, so
+ * sessions, authenticators, memberships, SCIM records and ban. Records are copied in and out, so
  * callers never hold the stored objects. A transaction undoes only its own writes when it fails (other requests' writes made
  * meanwhile stay), and its writes are visible to others before it ends (read uncommitted);
  * `lockUser` serialises the transactions that lock the same user (in this process: it is memory).
@@ -19,9 +19,10 @@ import { passwordMethods, type PasswordMaps } from "./passwords.js"
 import { forgetMemberships, organizationMethods, type OrganizationMaps } from "./organizations.js"
 import { ssoMethods, type SsoMaps } from "./sso.js"
 import { forgetScimUser, scimMethods, type ScimMaps } from "./scim.js"
+import { adminMethods, forgetUserBan, type AdminMaps } from "./admin.js"
 import { inTransaction, put, remove, userLocks } from "./transactions.js"
 
-interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps, SsoMaps, ScimMaps {
+interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps, SsoMaps, ScimMaps, AdminMaps {
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
   authenticators: Map<string, AdapterAuthenticator>
@@ -58,7 +59,7 @@ class ConstraintError extends Error {
 }
 
 export function MemoryAdapter(): MemoryAdapterInstance {
-  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map(), ssoConnections: new Map(), domains: new Map(), scimTokens: new Map(), scimUsers: new Map(), scimGroups: new Map() }
+  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map(), ssoConnections: new Map(), domains: new Map(), scimTokens: new Map(), scimUsers: new Map(), scimGroups: new Map(), userBans: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
   const lockUser = userLocks()
 
@@ -110,6 +111,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       forgetMemberships(store, remove, id)
       // Provisioned (SCIM) records, and group memberships, of every organization.
       forgetScimUser(store, put, remove, id)
+      forgetUserBan(store, remove, id)
       return copy(user)
     },
 
@@ -244,6 +246,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     ...organizationMethods(store, put, remove),
     ...ssoMethods(store, put, remove),
     ...scimMethods(store, put, remove),
+    ...adminMethods(store, put, remove),
 
     transaction: (work) => inTransaction(adapter, work),
   }

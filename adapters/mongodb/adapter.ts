@@ -14,6 +14,7 @@ import { cookieSessionMethods } from "./cookie-sessions.js"
 import { organizationMethods } from "./organizations.js"
 import { ssoMethods } from "./sso.js"
 import { pullScimMember, scimMethods } from "./scim.js"
+import { adminMethods } from "./admin.js"
 
 /** Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts). */
 export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser">> {
@@ -101,7 +102,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     },
     async deleteUser(id) {
       const _id = toObjectId(id)
-      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members, scimUsers, scimGroups } = await handles()
+      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members, scimUsers, scimGroups, userBans } = await handles()
       // One after the other: operations of a transaction must not run in parallel. The user goes
       // last, so if a step fails, deleteUser can simply be called again.
       return atomically(async (options) => {
@@ -111,6 +112,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
         await recoveryCodes.deleteMany({ userId: id }, options)
         await twoFactor.deleteOne({ _id: id as never }, options)
         await passwords.deleteOne({ _id: id as never }, options)
+        await userBans.deleteOne({ _id }, options)
         const deleted = await users.findOneAndDelete({ _id }, options)
         // Sign-in links (and codes) still out for the user's address die with the user.
         if (typeof deleted?.email === "string") await verificationTokens.deleteMany({ identifier: deleted.email }, options)
@@ -253,6 +255,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     ...organizationMethods(handles, opts, atomically),
     ...ssoMethods(handles, opts),
     ...scimMethods(handles, opts, atomically),
+    ...adminMethods(handles, opts),
 
     async transaction(work) {
       if (session) return work(adapter)

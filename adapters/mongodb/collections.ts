@@ -23,6 +23,7 @@ export interface CollectionNames {
   ScimTokens: string
   ScimUsers: string
   ScimGroups: string
+  UserBans: string
 }
 
 export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
@@ -44,6 +45,7 @@ export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
   ScimTokens: "scim_tokens",
   ScimUsers: "scim_users",
   ScimGroups: "scim_groups",
+  UserBans: "user_bans",
 })
 
 export interface CollectionOptions {
@@ -82,6 +84,7 @@ export interface Handles {
   scimTokens: Collection
   scimUsers: Collection
   scimGroups: Collection
+  userBans: Collection
 }
 
 /** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
@@ -108,6 +111,7 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
     scimTokens: db.collection(names.ScimTokens),
     scimUsers: db.collection(names.ScimUsers),
     scimGroups: db.collection(names.ScimGroups),
+    userBans: db.collection(names.UserBans),
   }
 }
 
@@ -126,12 +130,14 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
  * `organizationId`; provisioned users unique per (organizationId, userId), (organizationId,
  * userNameKey) and (organizationId, externalId) (partial: only string externalIds, so users
  * without one never collide), plain `userId` (deleteUser); groups unique per (organizationId,
- * displayNameKey), plain `members` (deleteUser takes the user out of them). Names are the
- * server's defaults (`email_1`, ...).
+ * displayNameKey), plain `members` (deleteUser takes the user out of them). Admin tools (issue
+ * #30): users by (email, _id), every user (users without an email too, which the partial unique
+ * index leaves out), for listing them a page at a time; bans need none (`_id` is the user's id).
+ * Names are the server's defaults (`email_1`, ...).
  */
 export function indexSpecs(names: CollectionNames): { collection: string; indexes: IndexDescription[] }[] {
   return [
-    { collection: names.Users, indexes: [{ key: { email: 1 }, unique: true, partialFilterExpression: { email: { $type: "string" } } }] },
+    { collection: names.Users, indexes: [{ key: { email: 1 }, unique: true, partialFilterExpression: { email: { $type: "string" } } }, { key: { email: 1, _id: 1 } }] },
     { collection: names.Accounts, indexes: [{ key: { provider: 1, providerAccountId: 1 }, unique: true }, { key: { userId: 1 } }] },
     { collection: names.Sessions, indexes: [{ key: { sessionToken: 1 }, unique: true }, { key: { userId: 1 } }] },
     { collection: names.VerificationTokens, indexes: [{ key: { identifier: 1, token: 1 }, unique: true }] },

@@ -6,7 +6,7 @@
  * Atomic where it matters: `useVerificationToken` hands a token to exactly one of concurrent
  * callers (DELETE ... RETURNING, or SELECT ... FOR UPDATE then DELETE on MySQL); `transaction`
  * lets the core create a user and link its account together; `deleteUser` removes the user's
- * accounts, sessions, authenticators, memberships and SCIM records in one transaction even where
+ * accounts, sessions, authenticators, memberships, SCIM records and ban in one transaction even where
  * foreign keys are off; `lockUser` holds the user's row (SELECT ... FOR UPDATE; on SQLite the write lock) for the rest
  * of a transaction, so two removals of a user's ways to sign in run one after the other.
  */
@@ -38,6 +38,7 @@ import { passkeyDetailMethods } from "./passkey-details.js"
 import { organizationMethods } from "./organizations.js"
 import { ssoMethods } from "./sso.js"
 import { forgetScimUser, scimMethods } from "./scim.js"
+import { adminMethods } from "./admin.js"
 
 export type SqlAdapterOptions = TableOptions
 
@@ -113,7 +114,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     async deleteUser(id) {
       return atomically(async (trx) => {
         const row = await trx.selectFrom(t.users).selectAll().where("id", "=", id).executeTakeFirst()
-        for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords, t.members]) {
+        for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords, t.members, t.userBans]) {
           await trx.deleteFrom(table).where("user_id", "=", id).execute()
         }
         // Provisioned (SCIM) records of every organization, and the user's places in their groups.
@@ -256,6 +257,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     ...organizationMethods(db, t, codec, atomically, take, inTransaction),
     ...ssoMethods(db, t, codec, atomically, inTransaction),
     ...scimMethods(db, t, codec, atomically, inTransaction),
+    ...adminMethods(db, t, codec),
 
     async transaction(work) {
       if (inTransaction) return work(adapter)

@@ -24,6 +24,7 @@ export interface TableNames {
   scimTokens: string
   scimUsers: string
   scimGroups: string
+  userBans: string
   migrations: string
   migrationLock: string
   /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts, sso.ts, scim.ts). */
@@ -94,6 +95,7 @@ function names(prefix: string): TableNames {
     scimTokens: `${prefix}scim_tokens`,
     scimUsers: `${prefix}scim_users`,
     scimGroups: `${prefix}scim_groups`,
+    userBans: `${prefix}user_bans`,
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }

@@ -23,6 +23,7 @@ import { userLockChecks } from "./user-lock.js"
 import { organizationChecks } from "./organizations.js"
 import { ssoChecks } from "./sso.js"
 import { scimChecks } from "./scim.js"
+import { adminChecks } from "./admin.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
   describe(`${name}: adapter contract`, () => {
@@ -63,6 +64,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("organizations, members and invitations (Gatehouse extensions)", () => organizationChecks(context))
     describe("SSO connections and domains (Gatehouse extensions)", () => ssoChecks(context))
     describe("SCIM tokens, users and groups (Gatehouse extensions)", () => scimChecks(context))
+    describe("finding users and bans for the admin tools (Gatehouse extensions)", () => adminChecks(context))
   })
 }
 
