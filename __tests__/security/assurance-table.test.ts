@@ -6,6 +6,8 @@
  * - a session older than the recent-sign-in window (the clock moved on 11 minutes);
  * - a sign-in still waiting for its second factor (the pending cookie, no session);
  * - a recent session that did not pass the second factor the user has;
+ * - a session an admin started to impersonate the user (issue #30): fresh, yet every action that
+ *   needs a recent sign-in is `ImpersonationRestricted`;
  * and, as the control, a fresh session, which every action accepts.
  *
  * Each row states what the action needs (lib/session/assurance.ts). A row that needs a session
@@ -17,7 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from "@jes
 import express, { type Express, type Request, type Response } from "express"
 import request from "supertest"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
-import { authRouter, authSession, deleteAccount, getAccessToken, getSession, listSessions, organizationAction, revokeOtherSessions, revokeSession, unlinkAccount } from "../../lib/index.js"
+import { adminAction, authRouter, authSession, deleteAccount, getAccessToken, getSession, listSessions, organizationAction, revokeOtherSessions, revokeSession, unlinkAccount } from "../../lib/index.js"
 import { routeList } from "../../lib/core/dispatch.js"
 import Credentials from "../../lib/providers/credentials.js"
 import GitHub from "../../lib/providers/github.js"
@@ -64,6 +66,7 @@ const ROWS: Row[] = [
   PUBLIC("POST forgot-password", "asks for a mailed link"),
   PUBLIC("GET reset-password", "a mailed token is the proof"),
   PUBLIC("POST reset-password", "a mailed token is the proof"),
+  PUBLIC("POST admin/stop-impersonating", "ends this browser's impersonation: the sealed stash cookie is the proof; the admin's session it restores is checked on its next read"),
   PUBLIC("GET invitation", "shows whom an invitation is for; answering it needs a session (organizations/accept)"),
   PUBLIC("GET sso", "the Sign in with SSO page (and a connection's SP metadata)"),
   PUBLIC("POST sso", "starts an SSO sign-in; the identity provider's answers (ACS, single logout) carry their own signed proof"),
@@ -96,6 +99,10 @@ const ROWS: Row[] = [
   { name: "POST organizations/leave", need: "recent", body: { organizationId: "none" } },
   { name: "POST organizations/delete", need: "recent", body: { organizationId: "none" } },
   { name: "POST organizations/transfer", need: "recent", body: { organizationId: "none", userId: "none" } },
+  { name: "GET admin", need: "recent" },
+  { name: "GET admin/none", need: "recent" },
+  { name: "POST admin/ban", need: "recent", body: { userId: "none" } },
+  { name: "POST admin/impersonate", need: "recent", body: { userId: "none" } },
   { name: "POST account/email", need: "recent", body: { email: "thief@example.test" } },
   { name: "POST account/unlink", need: "recent", body: { provider: "github" } },
   { name: "POST account/passkey-remove", need: "recent", body: { credentialID: "none" } },
@@ -114,6 +121,7 @@ const ROWS: Row[] = [
   { name: "helper unlinkAccount", need: "recent" },
   { name: "helper deleteAccount", need: "recent" },
   { name: "helper organizationAction", need: "session" },
+  { name: "helper adminAction", need: "recent" },
 ]
 
 const HELPERS: Record<string, (req: Request, res: Response, config: AuthConfig) => Promise<unknown>> = {
@@ -125,6 +133,7 @@ const HELPERS: Record<string, (req: Request, res: Response, config: AuthConfig) 
   unlinkAccount: (req, res, config) => unlinkAccount(req, res, config, "github"),
   deleteAccount: (req, res, config) => deleteAccount(req, res, config),
   organizationAction: (req, res, config) => organizationAction(req, res, config, "switch", { organizationId: "none" }),
+  adminAction: (req, res, config) => adminAction(req, res, config, "ban", { userId: "none" }),
 }
 
 describe("the assurance table lists every action the router answers", () => {
@@ -157,6 +166,8 @@ function buildApp(strategy: "jwt" | "database", adapter: MemoryAdapterInstance):
     organizations: true,
     sso: true,
     scim: true,
+    // Everyone is an admin here: the admin rows show what the sign-in must be (AdminRequired is the admin suites').
+    admin: { isAdmin: () => true, impersonation: { admins: true } },
   }
   const app = express()
   app.use("/auth", authRouter(config))
@@ -167,13 +178,13 @@ function buildApp(strategy: "jwt" | "database", adapter: MemoryAdapterInstance):
       if (!res.headersSent) res.json({ ok: true, out: out ?? null })
     } catch (error) {
       const type = (error as { type?: string }).type ?? "Error"
-      res.status(type === "SessionRequired" ? 401 : type === "RecentSignInRequired" ? 403 : 400).json({ error: { type } })
+      res.status(type === "SessionRequired" ? 401 : type === "RecentSignInRequired" || type === "ImpersonationRestricted" ? 403 : 400).json({ error: { type } })
     }
   })
   return { app, config }
 }
 
-const STATES = ["revoked", "signed-out copy", "older than the window", "pending two-factor", "no second factor", "fresh"] as const
+const STATES = ["revoked", "signed-out copy", "older than the window", "pending two-factor", "no second factor", "impersonated", "fresh"] as const
 type State = (typeof STATES)[number]
 
 /** The `name=value` pairs of a response's Set-Cookie lines that set (not clear) a value. */
@@ -227,7 +238,15 @@ async function makeStates(app: Express, adapter: MemoryAdapterInstance): Promise
   const skipped = await freshSession(app)
   await adapter.enableTwoFactor!({ userId: `u-${skipped.username}`, secret: "sealed", enabledAt: new Date(Date.now() - 60 * 60 * 1000) }, [])
 
+  // Impersonated: an admin (everyone is one here) starts a session as another user.
+  const admin = await freshSession(app)
+  const seen = await freshSession(app)
+  const started = await admin.agent.post("/auth/admin/impersonate").set("Accept", "application/json").type("form").send({ csrfToken: await csrfOf(admin.agent), userId: `u-${seen.username}` })
+  expect(started.status).toBe(200)
+  const impersonated = sessionCookie(started)
+
   return {
+    impersonated,
     revoked: victim.cookie,
     "signed-out copy": copied.cookie,
     // Made now; its cells run with the clock 11 minutes on (10 is the default window).
@@ -279,6 +298,7 @@ function check(row: Row, state: State, res: request.Response): void {
       return expectAccepted(res)
     case "recent":
       if (dead) return expectRefused(res, "SessionRequired")
+      if (state === "impersonated") return expect({ status: res.status, type: errorType(res) }).toEqual({ status: 403, type: "ImpersonationRestricted" })
       if (state === "older than the window" || state === "no second factor") return expectRefused(res, "RecentSignInRequired")
       return expectAccepted(res)
     case "read": {
@@ -294,6 +314,7 @@ function check(row: Row, state: State, res: request.Response): void {
       // Signed in (recently): a registration for that user; anyone else is nobody (never a
       // registration for the account: no user handle of theirs in the options).
       if (dead) return expect(res.body.action).toBe("authenticate")
+      if (state === "impersonated") return expect(errorType(res)).toBe("ImpersonationRestricted")
       if (state === "older than the window" || state === "no second factor") return expectRefused(res, "RecentSignInRequired")
       return expect(res.body.action).toBe("register")
     case "public":

@@ -20,6 +20,7 @@ import { clearPending } from "../two-factor/pending.js"
 import { clearEnrolment } from "../two-factor/enrolment.js"
 import { clearSentEmail } from "../providers/email/sent.js"
 import { organizationCookie } from "../organizations/session-fact.js"
+import { clearStash, endStashedSession } from "../admin/impersonation/stash.js"
 
 /**
  * Where "Cancel" goes: the callback URL the page was opened with, else the app's home page
@@ -73,6 +74,11 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
   const atProvider = signedOut ? await signOutAtProviders(config, signedOut, request.origin) : undefined
   // The organization this browser acted for is forgotten with the session (issue #27).
   if (config.organizations) ctx.outCookies.push(organizationCookie(ctx.cookies.sessionToken.options.secure === true, null))
+  // Signing out while an admin impersonates someone (issue #30) signs the browser out of both.
+  if (config.admin) {
+    await endStashedSession(ctx)
+    ctx.outCookies.push(...clearStash(ctx))
+  }
   // Single logout at a SAML identity provider the user signed in through (issue #28).
   const userId = signedOut?.userId ?? (typeof signedOut?.token?.sub === "string" ? signedOut.token.sub : undefined)
   const atIdentityProvider = !atProvider && config.sso && userId ? await (await import("../sso/saml/logout-target.js")).samlLogoutTarget(ctx, userId).catch((error: unknown) => (config.logger.error(error as Error), null)) : null

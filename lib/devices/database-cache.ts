@@ -6,6 +6,7 @@
  */
 import type { AdapterSession, AdapterUser } from "../adapters.js"
 import { REVOCATION_REFRESH_MS } from "./revocation-cache.js"
+import type { StoredImpersonation } from "../admin/impersonation/facts.js"
 
 const MAX_ENTRIES = 10_000
 
@@ -18,6 +19,8 @@ export interface CachedSession {
   amr?: string[]
   /** The providers that refused the user's refresh token (issue #17: the session shows `error`). */
   refused?: string[]
+  /** An admin's impersonation (issue #30): the session is never extended, and shows `impersonatedBy`. */
+  impersonation?: StoredImpersonation
 }
 
 interface Entry extends CachedSession {

@@ -64,7 +64,9 @@ export function pageResponse(ctx: PageContext, name: PageTemplate | CapabilityPa
   // The error and notice pages' titles are their headings (a notice page shows one of several).
   const shownTitle = name === "error" ? (view as ErrorModel).heading : name === "notice" ? title : key !== undefined ? messages[key] : title
   const style = themeStyle(ctx.config.theme, ctx.config.providers.list, ctx.config)
-  const body = renderPage(name, { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo, wide: typeof name !== "string" && name.wide }, view, pageTexts(messages))
+  // A capability's notice at the top of every page: the admin tools' while an admin views the site as a user (issue #30).
+  const layout = { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo, wide: typeof name !== "string" && name.wide, banner: ctx.config.pageBanner?.(ctx, messages, tag) }
+  const body = renderPage(name, layout, view, pageTexts(messages))
   const scripts = (name === "signin" || (typeof name !== "string" && name.webauthn)) && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
   const response = html(body, pageCsp(style, scripts), status)
   const headers: Record<string, string> = { ...response.headers, "Content-Language": tag }

@@ -6,13 +6,15 @@
  *   10 minutes) and, when the user has two-factor sign-in on, passed the second factor. Adding or
  *   removing a way in (passkey, provider link, password), two-factor changes, the email or
  *   password, and deleting the account need it. A refused `recent` is `RecentSignInRequired`:
- *   the person signs in again (with their second factor) and comes back.
+ *   the person signs in again (with their second factor) and comes back; inside an admin's
+ *   impersonation (issue #30) it is `ImpersonationRestricted`, whatever the sign-in.
  * Signed out (revoked, expired, pending two-factor): `SessionRequired`.
  */
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { RequestContext } from "../core/context.js"
 import { RecentSignInRequired, SessionRequired } from "../errors.js"
+import { ImpersonationRestricted } from "../admin/errors.js"
 import type { ResponseInternal } from "../types.js"
 import { pageUrl } from "../core/pages-url.js"
 import { redirect } from "../core/response.js"
@@ -61,7 +63,9 @@ async function secondFactorDue(config: ResolvedConfig, userId: string, signedInA
 }
 
 /** `RecentSignInRequired` unless the sign-in behind `who` is recent (and passed two factors when the user has them). */
-export async function assertRecentSignIn(config: ResolvedConfig, who: { identity: SessionIdentity; session: { amr?: string[] } }, what: string, now = Date.now()): Promise<void> {
+export async function assertRecentSignIn(config: ResolvedConfig, who: { identity: SessionIdentity; session: { amr?: string[]; impersonatedBy?: unknown } }, what: string, now = Date.now()): Promise<void> {
+  // An admin seeing the app as the user (issue #30) changes none of what a recent sign-in guards.
+  if (who.session.impersonatedBy) throw new ImpersonationRestricted(`${what} is refused while an admin impersonates the user`)
   const window = config.session.recentSignIn
   const at = await signedInAt(config, who.identity)
   if (at === undefined || now - at > window * 1000) {

@@ -20,6 +20,7 @@ import { recordCookieSession, touchCookieSession, withSessionId } from "../devic
 import type { ClientInfo } from "../devices/ids.js"
 import { keepTokenClaims, REFRESH_TOKEN_ERROR } from "../tokens/provider-tokens.js"
 import { keepReservedFacts, snapshotFacts, TOKEN_FACTS } from "./reserved-facts.js"
+import { claimsImpersonation, impersonatedBy } from "../admin/impersonation/facts.js"
 
 export interface SessionResult {
   session: Session | null
@@ -126,6 +127,12 @@ function afterOpen(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, 
     config.logger.debug("JWTSessionError: the session cookie is invalid or expired (tampered, truncated, another secret, or past exp); treated as signed out")
     return signedOut(jar, set, true)
   }
+  // An admin's impersonation (issue #30) ends at its own time, whatever the session's expiry.
+  const impersonationEnds = opened.payload.impersonationEnds
+  if (impersonationEnds !== undefined && !(typeof impersonationEnds === "number" && impersonationEnds > now)) {
+    config.logger.debug("The impersonation has ended; the session is treated as signed out")
+    return signedOut(jar, set, true)
+  }
   const revoked = cookieSessionRevoked(config, opened.payload, opened.createdAt)
   if (revoked === false) return afterRevocationCheck(config, jar, set, update, client, opened, now)
   if (revoked === true) return revokedSession(config, jar, set)
@@ -174,6 +181,10 @@ function baseSession(token: JWT, expires: number, expiresIso = new Date(expires 
   // How and when the user signed in (issue #16), when the token has them.
   if (Array.isArray(token.amr)) session.amr = token.amr as string[]
   if (typeof token.authTime === "number") session.authTime = token.authTime
+  if (token.impersonatedBy !== undefined) {
+    const impersonation = claimsImpersonation(token)
+    if (impersonation) session.impersonatedBy = impersonatedBy(impersonation.by, impersonation.ends)
+  }
   return session
 }
 

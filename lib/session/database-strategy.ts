@@ -15,6 +15,7 @@ import type { SessionResult } from "./cookie-strategy.js"
 import type { SessionUpdate } from "./session-callback.js"
 import { presentSession } from "./session-callback.js"
 import { recordSessionAmr, sessionAmr } from "../two-factor/facts.js"
+import { impersonatedBy, storedImpersonation } from "../admin/impersonation/facts.js"
 import { storesSessionFacts } from "../devices/adapter.js"
 import { databaseSessionId, type ClientInfo } from "../devices/ids.js"
 import { announce, runtimeOf } from "../devices/runtime.js"
@@ -48,11 +49,12 @@ function tokenCookies(jar: CookieJar, set: CookiesOptions, sessionToken: string,
 }
 
 /** Creates the session record for a user who just signed in; returns the cookies to set. */
-export async function createDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, userId: string, client?: ClientInfo): Promise<Cookie[]> {
+/** `ending`: an impersonation's session (issue #30), with its own token prefix and end. */
+export async function createDatabaseSession(config: ResolvedConfig, jar: CookieJar, set: CookiesOptions, userId: string, client?: ClientInfo, ending?: Date): Promise<Cookie[]> {
   const adapter = adapterOf(config)
-  const sessionToken = config.session.generateSessionToken()
+  const sessionToken = ending ? `${IMPERSONATION_PREFIX}${config.session.generateSessionToken()}` : config.session.generateSessionToken()
   const now = new Date(Date.now())
-  const expires = expiryFrom(config, now.getTime())
+  const expires = ending ?? expiryFrom(config, now.getTime())
   // Only adapters that store the session facts get them (an Auth.js adapter may refuse unknown fields).
   const facts = storesSessionFacts(config) ? { createdAt: now, lastSeenAt: now, userAgent: client?.userAgent ?? null, ip: client?.ip ?? null } : {}
   await adapter.createSession({ sessionToken, userId, expires, ...facts })
@@ -77,16 +79,25 @@ async function lookUp(config: ResolvedConfig, sessionToken: string, now: number)
   const found = await adapterOf(config).getSessionAndUser(sessionToken)
   if (!found) return null
   const sid = databaseSessionId(sessionToken)
+  const impersonating = sessionToken.startsWith(IMPERSONATION_PREFIX)
   // Read side by side: a provider's refused refresh (issue #17) costs no round trip more than `amr`.
-  const [amr, refused] = await Promise.all([sessionAmr(config, sid), refreshCanBeRefused(config) ? refusedProviders(config, found.user.id) : undefined])
-  const entry = { ...found, sid, amr, ...(refused?.length && { refused }) }
+  const [amr, refused, impersonation] = await Promise.all([sessionAmr(config, sid), refreshCanBeRefused(config) ? refusedProviders(config, found.user.id) : undefined, impersonating ? storedImpersonation(config, sid) : undefined])
+  // An impersonation's session whose facts cannot be read is refused (never shown as the user's own).
+  if (impersonating && !impersonation) return null
+  const entry = { ...found, sid, amr, ...(refused?.length && { refused }), ...(impersonation && { impersonation }) }
   cache.set(sessionToken, entry, now)
   return entry
 }
 
-function refreshDue(config: ResolvedConfig, expires: Date, now: number): boolean {
+/**
+ * The session token of an admin's impersonation (issue #30) starts with this: such a session is
+ * never extended, and is refused when its impersonation facts cannot be read.
+ */
+export const IMPERSONATION_PREFIX = "imp_"
+
+function refreshDue(config: ResolvedConfig, expires: Date, now: number, found?: { impersonation?: unknown }): boolean {
   const { maxAge, updateAge, absoluteExpires } = config.session
-  if (absoluteExpires) return false
+  if (absoluteExpires || found?.impersonation) return false
   return updateAge === 0 || expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now
 }
 
@@ -105,7 +116,7 @@ export function readDatabaseSession(config: ResolvedConfig, jar: CookieJar, set:
   const stored = found.session.expires
   const absolute = config.session.absoluteExpires
   const end = absolute && absolute < stored ? absolute : stored
-  if (end.getTime() <= now || refreshDue(config, stored, now)) return readThrough(config, jar, set, update)
+  if (end.getTime() <= now || refreshDue(config, stored, now, found) || found.impersonation) return readThrough(config, jar, set, update)
   const started = found.session.createdAt
   const authTime = started instanceof Date && !Number.isNaN(started.getTime()) ? Math.floor(started.getTime() / 1000) : undefined
   const { user } = found
@@ -144,7 +155,7 @@ async function readThrough(config: ResolvedConfig, jar: CookieJar, set: CookiesO
 
   const cookies: Cookie[] = []
   let expires = end
-  if (refreshDue(config, stored, now)) {
+  if (refreshDue(config, stored, now, found)) {
     const extended = expiryFrom(config, now)
     try {
       const lastSeen = storesSessionFacts(config) ? { lastSeenAt: new Date(now) } : {}
@@ -167,6 +178,7 @@ async function readThrough(config: ResolvedConfig, jar: CookieJar, set: CookiesO
   const authTime = started instanceof Date && !Number.isNaN(started.getTime()) ? { authTime: Math.floor(started.getTime() / 1000) } : {}
   const facts = { ...authTime, ...(found.amr && { amr: found.amr }), ...(found.refused && ({ error: REFRESH_TOKEN_ERROR } as const)) }
   const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: expires.toISOString(), ...facts }
+  if (found.impersonation) base.impersonatedBy = impersonatedBy(found.impersonation.by, found.impersonation.ends)
   const session = await presentSession(config, base, { user }, update)
   return session ? { session, token: null, cookies, identity: { userId: user.id, sid: found.sid, sessionToken, ...authTime } } : signedOut(false)
 }

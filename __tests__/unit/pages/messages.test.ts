@@ -81,6 +81,9 @@ describe("the tables", () => {
       // Issue #28: enterprise sign-in.
       SsoUnavailable: 404, SsoConnectionNotFound: 404, SsoResponseInvalid: 400, SsoReplay: 400, SsoUnsolicited: 400,
       DomainTaken: 409, DomainNotVerified: 409, InvalidSsoConnection: 400,
+      // Issue #30: the admin tools (a browser never gets their refusals as raw JSON).
+      AdminRequired: 403, AdminUnavailable: 404, UserNotFound: 404, EmailInUse: 409, UserBanned: 403,
+      ImpersonationDenied: 403, ImpersonationRestricted: 403, NotImpersonating: 409,
     })
     expect(DEFAULT_ERROR_PAGE.status).toBe(200)
   })

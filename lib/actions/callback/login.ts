@@ -26,6 +26,7 @@ import { claimPending, type SecondFactorAmr } from "../../two-factor/claim.js"
 import type { PendingSignIn } from "../../two-factor/pending.js"
 import { lastUsedCookie } from "../../pages/signin-last-used.js"
 import { enforceSso } from "../../sso/enforce.js"
+import { refuseBanned } from "../../admin/bans.js"
 
 /** The client facts a new session records: user agent and address. */
 function clientOf(ctx: RequestContext): ClientInfo {
@@ -119,6 +120,8 @@ export async function completeSignIn(ctx: RequestContext, result: SignInResult, 
   const { config } = ctx
   // Enterprise sign-in (issue #28): an address its organization keeps to its SSO signs in only there.
   if (!passed) await enforceSso(ctx, result)
+  // A banned user (issue #30) is refused by every method, once it proved who they are.
+  await refuseBanned(ctx, result.user.id)
   await refreshStoredAccountTokens(config, result.account, result.isNewUser, result.user.id)
   // An enrolled user passes the second factor first (issue #16); `passed` is that second step.
   const facts = passed ?? { amr: [firstFactorAmr(result.account)], authTime: Math.floor(Date.now() / 1000) }

@@ -48,7 +48,21 @@ export interface CapabilityConfig {
    * can answer at once.
    */
   readonly sessionFacts?: SessionFacts
+  /**
+   * A notice every built-in page shows at its top (lib/pages/page.ts): the admin tools' banner
+   * while an admin views the site as a user (issue #30). Synchronous, as page rendering is, and
+   * cheap when there is nothing to show; undefined for none.
+   */
+  readonly pageBanner?: PageBannerSource
 }
+
+/** What a page's banner is made from: the request's context (or only its headers), its texts and language. */
+export interface PageBannerContext {
+  readonly config: ResolvedConfig
+  readonly request?: { header(name: string): string | undefined }
+}
+
+export type PageBannerSource = (ctx: PageBannerContext, messages: Readonly<Record<string, string>>, tag: string) => object | undefined
 
 /** A read's result as `sessionFacts` sees it (lib/session/cookie-strategy.ts, `SessionResult`). */
 export interface SessionFactsInput {
