@@ -26,7 +26,7 @@ async function credentialsSignIn(app: Parameters<typeof agentFor>[0], username: 
   return { agent, path: new URL(String(res.headers.location), "http://app.test").pathname }
 }
 
-describe.each<EngineName>(["memory", "sqlite"])("admin support actions on %s", (name) => {
+describe.each<EngineName>(["memory", "sqlite", "postgres"])("admin support actions on %s", (name) => {
   const store = engine(name, "sup")
   let smtp: SmtpSink
   beforeAll(async () => {
