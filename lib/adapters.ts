@@ -222,6 +222,7 @@ export interface Adapter {
 export type { AdapterTwoFactor, RecoveryCodeUse } from "./two-factor/adapter.js"
 export type {} from "./password/adapter.js"
 export type { AdapterUserBan, UserListQuery } from "./admin/adapter.js"
+export type { AdapterApiKey, ApiKeyOwner } from "./api-keys/adapter.js"
 export type { AdapterScimGroup, AdapterScimToken, AdapterScimUser, ScimGroupUpdate, ScimUserUpdate } from "./scim/adapter.js"
 export type { AdapterDomain, AdapterSsoConnection, OidcSettings, SamlSettings, SsoConnectionUpdate, SsoMapping } from "./sso/adapter.js"
 export type { AdapterInvitation, AdapterMember, AdapterMembership, AdapterOrganization, InvitationUpdate, OrganizationUpdate, RolePermissions } from "./organizations/adapter.js"

@@ -197,6 +197,7 @@ describe("collections and indexes", () => {
       ScimUsers: "scim_users",
       ScimGroups: "scim_groups",
       UserBans: "user_bans",
+      ApiKeys: "api_keys",
     })
     expect(collectionNames({ collections: { Users: "people" } })).toEqual({ ...DEFAULT_COLLECTIONS, Users: "people" })
   })
@@ -233,12 +234,13 @@ describe("collections and indexes", () => {
         { key: { userId: 1 } },
       ],
       scim_groups: [{ key: { organizationId: 1, displayNameKey: 1 }, unique: true }, { key: { members: 1 } }],
+      api_keys: [{ key: { keyHash: 1 }, unique: true }, { key: { userId: 1 } }, { key: { organizationId: 1 } }],
     })
   })
 
   it("indexes follow custom collection names", () => {
     const names = collectionNames({ collections: { Users: "auth_users", VerificationTokens: "auth_tokens" } })
-    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups"])
+    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups", "api_keys"])
   })
 })
 

@@ -5,7 +5,8 @@
  *
  * It behaves like a database with the SQL adapter's constraints: one user per email, one account
  * per provider + providerAccountId, one session per token; deleting a user removes its accounts,
- * sessions, authenticators, memberships, SCIM records and ban. Records are copied in and out, so
+ * sessions, authenticators, memberships, SCIM records, ban and API keys (deleting an organization
+ * removes its API keys too). Records are copied in and out, so
  * callers never hold the stored objects. A transaction undoes only its own writes when it fails (other requests' writes made
  * meanwhile stay), and its writes are visible to others before it ends (read uncommitted);
  * `lockUser` serialises the transactions that lock the same user (in this process: it is memory).
@@ -20,9 +21,10 @@ import { forgetMemberships, organizationMethods, type OrganizationMaps } from ".
 import { ssoMethods, type SsoMaps } from "./sso.js"
 import { forgetScimUser, scimMethods, type ScimMaps } from "./scim.js"
 import { adminMethods, forgetUserBan, type AdminMaps } from "./admin.js"
+import { apiKeyMethods, forgetOrganizationApiKeys, forgetUserApiKeys, type ApiKeyMaps } from "./api-keys.js"
 import { inTransaction, put, remove, userLocks } from "./transactions.js"
 
-interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps, SsoMaps, ScimMaps, AdminMaps {
+interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps, SsoMaps, ScimMaps, AdminMaps, ApiKeyMaps {
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
   authenticators: Map<string, AdapterAuthenticator>
@@ -59,9 +61,10 @@ class ConstraintError extends Error {
 }
 
 export function MemoryAdapter(): MemoryAdapterInstance {
-  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map(), ssoConnections: new Map(), domains: new Map(), scimTokens: new Map(), scimUsers: new Map(), scimGroups: new Map(), userBans: new Map() }
+  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map(), ssoConnections: new Map(), domains: new Map(), scimTokens: new Map(), scimUsers: new Map(), scimGroups: new Map(), userBans: new Map(), apiKeys: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
   const lockUser = userLocks()
+  const organizations = organizationMethods(store, put, remove)
 
   const adapter: MemoryAdapterInstance = {
     get store() {
@@ -112,6 +115,8 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       // Provisioned (SCIM) records, and group memberships, of every organization.
       forgetScimUser(store, put, remove, id)
       forgetUserBan(store, remove, id)
+      // The user's own API keys; organization keys they made stay (createdBy is only a record).
+      forgetUserApiKeys(store, remove, id)
       return copy(user)
     },
 
@@ -243,10 +248,17 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     ...cookieSessionMethods(store, put, remove),
 
     ...passwordMethods(store, put, remove),
-    ...organizationMethods(store, put, remove),
+    ...organizations,
+    async deleteOrganization(id) {
+      // Its API keys (issue #31) go with it. Both steps run without awaiting in between (the
+      // organization's have no await before they finish), so no one sees one done without the other.
+      forgetOrganizationApiKeys(store, remove, id)
+      await organizations.deleteOrganization(id)
+    },
     ...ssoMethods(store, put, remove),
     ...scimMethods(store, put, remove),
     ...adminMethods(store, put, remove),
+    ...apiKeyMethods(store, put, remove),
 
     transaction: (work) => inTransaction(adapter, work),
   }

@@ -15,6 +15,7 @@ import { organizationMethods } from "./organizations.js"
 import { ssoMethods } from "./sso.js"
 import { pullScimMember, scimMethods } from "./scim.js"
 import { adminMethods } from "./admin.js"
+import { apiKeyMethods } from "./api-keys.js"
 
 /** Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts). */
 export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser">> {
@@ -51,6 +52,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     const { client } = await handles()
     return inTransaction(client, (bound) => work({ session: bound }))
   }
+  const organizations = organizationMethods(handles, opts, atomically)
 
   const adapter: MongoDBAdapterInstance = {
     async createUser(user) {
@@ -102,11 +104,12 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     },
     async deleteUser(id) {
       const _id = toObjectId(id)
-      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members, scimUsers, scimGroups, userBans } = await handles()
+      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members, scimUsers, scimGroups, userBans, apiKeys } = await handles()
       // One after the other: operations of a transaction must not run in parallel. The user goes
       // last, so if a step fails, deleteUser can simply be called again.
       return atomically(async (options) => {
-        for (const collection of [accounts, sessions, authenticators, members, scimUsers]) await collection.deleteMany({ userId: _id }, options)
+        // API keys: the user's own; organization keys they made stay (createdBy is only a record).
+        for (const collection of [accounts, sessions, authenticators, members, scimUsers, apiKeys]) await collection.deleteMany({ userId: _id }, options)
         // Out of every SCIM group (their members are user ids as strings).
         await pullScimMember(scimGroups, id, options)
         await recoveryCodes.deleteMany({ userId: id }, options)
@@ -252,10 +255,23 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     ...twoFactorMethods(handles, opts, atomically),
     ...passwordMethods(handles, opts),
     ...cookieSessionMethods(handles, opts),
-    ...organizationMethods(handles, opts, atomically),
+    ...organizations,
+    async deleteOrganization(id) {
+      // Its API keys (issue #31) go with it: in the organization's transaction where the server has
+      // them; otherwise first, the organization last, so after a failed step the call can be repeated.
+      if (!session && (await shared.transactions())) {
+        const { client } = await handles()
+        return inTransaction(client, async (bound) => {
+          await build(shared, bound).deleteOrganization(id)
+        })
+      }
+      await (await handles()).apiKeys.deleteMany({ organizationId: key(id, "id") }, opts)
+      await organizations.deleteOrganization(id)
+    },
     ...ssoMethods(handles, opts),
     ...scimMethods(handles, opts, atomically),
     ...adminMethods(handles, opts),
+    ...apiKeyMethods(handles, opts),
 
     async transaction(work) {
       if (session) return work(adapter)

@@ -24,6 +24,7 @@ export interface CollectionNames {
   ScimUsers: string
   ScimGroups: string
   UserBans: string
+  ApiKeys: string
 }
 
 export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
@@ -46,6 +47,7 @@ export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
   ScimUsers: "scim_users",
   ScimGroups: "scim_groups",
   UserBans: "user_bans",
+  ApiKeys: "api_keys",
 })
 
 export interface CollectionOptions {
@@ -85,6 +87,7 @@ export interface Handles {
   scimUsers: Collection
   scimGroups: Collection
   userBans: Collection
+  apiKeys: Collection
 }
 
 /** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
@@ -112,6 +115,7 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
     scimUsers: db.collection(names.ScimUsers),
     scimGroups: db.collection(names.ScimGroups),
     userBans: db.collection(names.UserBans),
+    apiKeys: db.collection(names.ApiKeys),
   }
 }
 
@@ -133,6 +137,8 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
  * displayNameKey), plain `members` (deleteUser takes the user out of them). Admin tools (issue
  * #30): users by (email, _id), every user (users without an email too, which the partial unique
  * index leaves out), for listing them a page at a time; bans need none (`_id` is the user's id).
+ * API keys (issue #31): unique `keyHash`, plain `userId` and `organizationId` (a user's or an
+ * organization's keys listed, and deleted with their owner).
  * Names are the server's defaults (`email_1`, ...).
  */
 export function indexSpecs(names: CollectionNames): { collection: string; indexes: IndexDescription[] }[] {
@@ -168,6 +174,7 @@ export function indexSpecs(names: CollectionNames): { collection: string; indexe
       ],
     },
     { collection: names.ScimGroups, indexes: [{ key: { organizationId: 1, displayNameKey: 1 }, unique: true }, { key: { members: 1 } }] },
+    { collection: names.ApiKeys, indexes: [{ key: { keyHash: 1 }, unique: true }, { key: { userId: 1 } }, { key: { organizationId: 1 } }] },
   ]
 }
 

@@ -6,7 +6,7 @@
  * Atomic where it matters: `useVerificationToken` hands a token to exactly one of concurrent
  * callers (DELETE ... RETURNING, or SELECT ... FOR UPDATE then DELETE on MySQL); `transaction`
  * lets the core create a user and link its account together; `deleteUser` removes the user's
- * accounts, sessions, authenticators, memberships, SCIM records and ban in one transaction even where
+ * accounts, sessions, authenticators, memberships, SCIM records, ban and API keys in one transaction even where
  * foreign keys are off; `lockUser` holds the user's row (SELECT ... FOR UPDATE; on SQLite the write lock) for the rest
  * of a transaction, so two removals of a user's ways to sign in run one after the other.
  */
@@ -39,6 +39,7 @@ import { organizationMethods } from "./organizations.js"
 import { ssoMethods } from "./sso.js"
 import { forgetScimUser, scimMethods } from "./scim.js"
 import { adminMethods } from "./admin.js"
+import { apiKeyMethods } from "./api-keys.js"
 
 export type SqlAdapterOptions = TableOptions
 
@@ -73,6 +74,8 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
       return row
     })
   }
+
+  const organizations = organizationMethods(db, t, codec, atomically, take, inTransaction)
 
   const getUser = async (id: string) => {
     const row = await db.selectFrom(t.users).selectAll().where("id", "=", id).executeTakeFirst()
@@ -114,7 +117,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     async deleteUser(id) {
       return atomically(async (trx) => {
         const row = await trx.selectFrom(t.users).selectAll().where("id", "=", id).executeTakeFirst()
-        for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords, t.members, t.userBans]) {
+        for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords, t.members, t.userBans, t.apiKeys]) {
           await trx.deleteFrom(table).where("user_id", "=", id).execute()
         }
         // Provisioned (SCIM) records of every organization, and the user's places in their groups.
@@ -254,10 +257,22 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     ...passwordMethods(db, t, codec, atomically),
     ...cookieSessionMethods(db, t, codec),
     ...passkeyDetailMethods(db, t, codec),
-    ...organizationMethods(db, t, codec, atomically, take, inTransaction),
+    ...organizations,
+    async deleteOrganization(id) {
+      // Its API keys (issue #31) too, in the organization's transaction: the foreign key cascades,
+      // but may be off (SQLite). Outside a transaction, an adapter bound to a new one does both.
+      if (!inTransaction) {
+        return db.transaction().execute(async (trx) => {
+          await build(trx, t, true).deleteOrganization(id)
+        })
+      }
+      await db.deleteFrom(t.apiKeys).where("organization_id", "=", id).execute()
+      await organizations.deleteOrganization(id)
+    },
     ...ssoMethods(db, t, codec, atomically, inTransaction),
     ...scimMethods(db, t, codec, atomically, inTransaction),
     ...adminMethods(db, t, codec),
+    ...apiKeyMethods(db, t, codec, take),
 
     async transaction(work) {
       if (inTransaction) return work(adapter)

@@ -25,9 +25,10 @@ export interface TableNames {
   scimUsers: string
   scimGroups: string
   userBans: string
+  apiKeys: string
   migrations: string
   migrationLock: string
-  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts, sso.ts, scim.ts). */
+  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts, sso.ts, scim.ts, api-keys-schema.ts). */
   index: IndexNames
 }
 
@@ -59,6 +60,9 @@ export interface IndexNames {
   scimUsersNameKeyUnique: string
   scimUsersExternalIdUnique: string
   scimGroupsNameKeyUnique: string
+  apiKeysHashUnique: string
+  apiKeysUserId: string
+  apiKeysOrgId: string
 }
 
 export interface TableOptions {
@@ -96,6 +100,7 @@ function names(prefix: string): TableNames {
     scimUsers: `${prefix}scim_users`,
     scimGroups: `${prefix}scim_groups`,
     userBans: `${prefix}user_bans`,
+    apiKeys: `${prefix}api_keys`,
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }
@@ -133,6 +138,10 @@ function names(prefix: string): TableNames {
     scimUsersNameKeyUnique: `${table.scimUsers}_name_key`,
     scimUsersExternalIdUnique: `${table.scimUsers}_external_id`,
     scimGroupsNameKeyUnique: `${table.scimGroups}_name_key`,
+    // API keys (issue #31).
+    apiKeysHashUnique: `${table.apiKeys}_hash_unique`,
+    apiKeysUserId: `${table.apiKeys}_user_id_index`,
+    apiKeysOrgId: `${table.apiKeys}_org_id_index`,
   }
   return { ...table, index }
 }

@@ -24,6 +24,7 @@ import { organizationChecks } from "./organizations.js"
 import { ssoChecks } from "./sso.js"
 import { scimChecks } from "./scim.js"
 import { adminChecks } from "./admin.js"
+import { apiKeyChecks } from "./api-keys.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
   describe(`${name}: adapter contract`, () => {
@@ -65,6 +66,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("SSO connections and domains (Gatehouse extensions)", () => ssoChecks(context))
     describe("SCIM tokens, users and groups (Gatehouse extensions)", () => scimChecks(context))
     describe("finding users and bans for the admin tools (Gatehouse extensions)", () => adminChecks(context))
+    describe("API keys of users and organizations (Gatehouse extensions)", () => apiKeyChecks(context))
   })
 }
 
