@@ -88,6 +88,16 @@ describe("the admin option at start-up", () => {
     expect(() => resolveConfig({ ...base, adapter: partial, admin: { userIds: ["a"] } } as unknown as AuthConfig)).toThrow(expect.objectContaining({ type: "MissingAdapterMethods" }))
     expect(() => resolveConfig({ ...base, admin: { userIds: ["a"] } } as unknown as AuthConfig)).toThrow(expect.objectContaining({ type: "MissingAdapter" }))
   })
+  it("with the option off, every admin path answers AdminUnavailable (404), signed in or not", async () => {
+    const { buildApp } = await import("../integration/organizations/support.js")
+    const off = buildApp(MemoryAdapter(), { organizations: false })
+    const anonymous = agentFor(off.app)
+    const list = await anonymous.get("/auth/admin").set("Accept", "application/json")
+    expect([list.status, list.body.error?.type]).toEqual([404, "AdminUnavailable"])
+    const token = await csrfOf(anonymous)
+    const post = await anonymous.post("/auth/admin/ban").set("Accept", "application/json").send({ csrfToken: token, userId: "x" })
+    expect([post.status, post.body.error?.type]).toEqual([404, "AdminUnavailable"])
+  })
   it("the organization's role needs organizations on", () => {
     expect(() => resolveConfig({ ...base, adapter: MemoryAdapter(), admin: { organization: "staff", role: "admin" } } as unknown as AuthConfig)).toThrow(/organizations option/)
   })

@@ -246,7 +246,7 @@ describe("INPUT-06 path traversal and odd provider ids or action names", () => {
     ["/auth/%63sr%66", 404, "UnknownAction"],
     ["/auth/CSRF", 404, "UnknownAction"],
     ["/auth/csrf;x=1", 404, "UnknownAction"],
-    ["/auth/admin", 404, "UnknownAction"],
+    ["/auth/administrator", 404, "UnknownAction"],
     ["/auth/__proto__", 404, "UnknownAction"],
     ["/auth/signout/credentials", 404, "UnknownAction"],
   ])("GET %s is %i %s", async (path, status, type) => {

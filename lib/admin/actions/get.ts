@@ -11,12 +11,14 @@ import { queryParam } from "../../core/request.js"
 import { AuthError } from "../../errors.js"
 import { audit, reasonOf } from "../../audit/emit.js"
 import { adminOrSignIn } from "../guard.js"
+import { adminSettingsOf } from "../access.js"
 import { listUsers } from "../users.js"
 import { userDetails } from "../support.js"
 import { adminListPage, adminUserPage } from "./page.js"
 import { adminPageUrl, userPageUrl } from "./common.js"
 
 export async function adminGet(ctx: RequestContext): Promise<ResponseInternal> {
+  adminSettingsOf(ctx.config)
   const userId = ctx.request.providerId
   const back = userId === undefined ? adminPageUrl(ctx) : userPageUrl(ctx, userId)
   let admin

@@ -13,7 +13,7 @@ import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { AuthError, InvalidRequest, UnknownAction } from "../../errors.js"
 import { audit, reasonOf } from "../../audit/emit.js"
 import { requireAdmin, type AdminHolder } from "../guard.js"
-import { targetUser } from "../access.js"
+import { adminSettingsOf, targetUser } from "../access.js"
 import { adminChanged } from "../changes.js"
 import { banUser, unbanUser } from "../bans.js"
 import { createUser, updateUser } from "../users.js"
@@ -82,6 +82,7 @@ async function stop(ctx: RequestContext): Promise<ResponseInternal> {
 }
 
 export async function adminPost(ctx: RequestContext): Promise<ResponseInternal> {
+  adminSettingsOf(ctx.config)
   const action = ctx.request.providerId ?? ""
   if (action === "stop-impersonating") return stop(ctx)
   const userId = field(ctx, "userId")
