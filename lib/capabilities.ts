@@ -6,6 +6,7 @@
 import type { Capability } from "./core/capability.js"
 import { account } from "./account/capability.js"
 import { admin } from "./admin/capability.js"
+import { apiKeys } from "./api-keys/capability.js"
 import { audit } from "./audit/capability.js"
 import { devices } from "./devices/capability.js"
 import { emailCodes } from "./email-codes/capability.js"
@@ -15,13 +16,14 @@ import { organizations } from "./organizations/capability.js"
 import { passkeys } from "./passkeys/capability.js"
 import { password } from "./password/capability.js"
 import { scim } from "./scim/capability.js"
+import { serviceTokens } from "./service-tokens/capability.js"
 import { sso } from "./sso/capability.js"
 import { tokens } from "./tokens/capability.js"
 import { twoFactor } from "./two-factor/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, organizations, sso, scim, admin, audit]
+export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, organizations, sso, scim, admin, apiKeys, serviceTokens, audit]
 
 // Named as well as listed, so that the published types load each capability's declarations (its
 // action names join `AuthAction`, its options `AuthConfig`, its events `EventCallbacks`, its resolved
 // options `CapabilityConfig`, from its folder).
-export { account, admin, audit, devices, emailCodes, federation, notices, organizations, passkeys, password, scim, sso, tokens, twoFactor }
+export { account, admin, apiKeys, audit, devices, emailCodes, federation, notices, organizations, passkeys, password, scim, serviceTokens, sso, tokens, twoFactor }

@@ -19,7 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from "@jes
 import express, { type Express, type Request, type Response } from "express"
 import request from "supertest"
 import { MemoryAdapter, type MemoryAdapterInstance } from "../../adapters/memory/index.js"
-import { adminAction, authRouter, authSession, deleteAccount, getAccessToken, getSession, listSessions, organizationAction, revokeOtherSessions, revokeSession, unlinkAccount } from "../../lib/index.js"
+import { adminAction, apiKeyAction, authRouter, authSession, deleteAccount, getAccessToken, getSession, listSessions, organizationAction, revokeOtherSessions, revokeSession, unlinkAccount } from "../../lib/index.js"
 import { routeList } from "../../lib/core/dispatch.js"
 import Credentials from "../../lib/providers/credentials.js"
 import GitHub from "../../lib/providers/github.js"
@@ -75,6 +75,7 @@ const ROWS: Row[] = [
   PUBLIC("PUT scim", "SCIM: the organization's directory with its bearer token, never a browser session"),
   PUBLIC("PATCH scim", "SCIM: the organization's directory with its bearer token, never a browser session"),
   PUBLIC("DELETE scim", "SCIM: the organization's directory with its bearer token, never a browser session"),
+  PUBLIC("GET jwks", "service tokens: the public keys that verify them, for any service"),
   { name: "GET session", need: "read" },
   { name: "POST session", need: "read", body: { data: "{}" } },
   { name: "GET two-factor", need: "pending" },
@@ -86,6 +87,7 @@ const ROWS: Row[] = [
   { name: "POST account/passkey-rename", need: "session", body: { credentialID: "none", name: "Laptop" } },
   { name: "GET sessions", need: "session" },
   { name: "POST sessions/revoke", need: "session", body: { id: "no-such-session" } },
+  { name: "GET token", need: "session" },
   { name: "GET organizations", need: "session" },
   { name: "GET organization", need: "session" },
   { name: "POST organizations/create", need: "session", body: { name: "Acme" } },
@@ -99,6 +101,9 @@ const ROWS: Row[] = [
   { name: "POST organizations/leave", need: "recent", body: { organizationId: "none" } },
   { name: "POST organizations/delete", need: "recent", body: { organizationId: "none" } },
   { name: "POST organizations/transfer", need: "recent", body: { organizationId: "none", userId: "none" } },
+  { name: "GET api-keys", need: "session" },
+  { name: "POST api-keys/revoke", need: "session", body: { keyId: "none" } },
+  { name: "POST api-keys/create", need: "recent", body: { name: "CI" } },
   { name: "GET admin", need: "recent" },
   { name: "GET admin/none", need: "recent" },
   { name: "POST admin/ban", need: "recent", body: { userId: "none" } },
@@ -122,6 +127,7 @@ const ROWS: Row[] = [
   { name: "helper deleteAccount", need: "recent" },
   { name: "helper organizationAction", need: "session" },
   { name: "helper adminAction", need: "recent" },
+  { name: "helper apiKeyAction", need: "recent" },
 ]
 
 const HELPERS: Record<string, (req: Request, res: Response, config: AuthConfig) => Promise<unknown>> = {
@@ -134,6 +140,7 @@ const HELPERS: Record<string, (req: Request, res: Response, config: AuthConfig) 
   deleteAccount: (req, res, config) => deleteAccount(req, res, config),
   organizationAction: (req, res, config) => organizationAction(req, res, config, "switch", { organizationId: "none" }),
   adminAction: (req, res, config) => adminAction(req, res, config, "ban", { userId: "none" }),
+  apiKeyAction: (req, res, config) => apiKeyAction(req, res, config, "create", { name: "CI" }),
 }
 
 describe("the assurance table lists every action the router answers", () => {
@@ -168,6 +175,8 @@ function buildApp(strategy: "jwt" | "database", adapter: MemoryAdapterInstance):
     scim: true,
     // Everyone is an admin here: the admin rows show what the sign-in must be (AdminRequired is the admin suites').
     admin: { isAdmin: () => true, impersonation: { admins: true } },
+    serviceTokens: true,
+    apiKeys: true,
   }
   const app = express()
   app.use("/auth", authRouter(config))

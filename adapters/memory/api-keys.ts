@@ -48,7 +48,11 @@ export function forgetOrganizationApiKeys(maps: ApiKeyMaps, remove: Remove, orga
 }
 
 export function apiKeyMethods(maps: ApiKeyMaps & { users: Map<string, AdapterUser>; organizations: Map<string, unknown> }, put: Put, remove: Remove): ApiKeyMethods {
-  const byHash = (keyHash: string) => [...maps.apiKeys.values()].find((key) => key.keyHash === keyHash)
+  // A scan without copying (the memory adapter is for development and tests; Gatehouse caches keys per process).
+  const byHash = (keyHash: string) => {
+    for (const key of maps.apiKeys.values()) if (key.keyHash === keyHash) return key
+    return undefined
+  }
 
   return {
     async createApiKey(key) {

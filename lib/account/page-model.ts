@@ -13,6 +13,8 @@ import { formatDateTime, formatRelativeTime, timeOf } from "../devices/when.js"
 import { twoFactorStatus, type TwoFactorSection } from "./two-factor-section.js"
 import { accountHeader, type AccountHeader } from "./header.js"
 import { organizationsSection, type OrganizationsSection } from "./organizations-section.js"
+import { accountApiKeysSection } from "../api-keys/account-section.js"
+import type { ApiKeysSection } from "../api-keys/page-section.js"
 
 export interface PasskeyItem {
   id: string
@@ -64,6 +66,8 @@ export interface AccountModel {
   devices?: DeviceItem[]
   /** The user's organizations, when the `organizations` option is on (organizations-section.ts). */
   organizations?: OrganizationsSection
+  /** The user's API keys, when the `apiKeys` option is on with `userKeys` (lib/api-keys/account-section.ts). */
+  apiKeys?: ApiKeysSection
   /** The in-page navigation: the sections this page has, in order. */
   sections: Array<{ id: string; label: string }>
 }
@@ -111,12 +115,14 @@ export async function accountModel(
   const sessions = await listUserSessions(config, holder.identity).catch(() => undefined)
   const twoFactor = await twoFactorStatus(ctx, holder.user.id, back, tag)
   const organizations = await organizationsSection(ctx, holder.user, back, t)
+  const apiKeys = await accountApiKeysSection(ctx, holder.user.id, back, t, tag)
   const changePasswordUrl = config.providers.list.some(isPasswordProvider) ? `${base}/change-password?${new URLSearchParams({ callbackUrl: back })}` : undefined
   const sections = [
     { id: "profile", label: t["account.profile.heading"] },
     ...(changePasswordUrl || twoFactor || hasPasskeys || providers.length ? [{ id: "security", label: t["account.security.heading"] }] : []),
     ...(sessions ? [{ id: "devices", label: t["account.devices.heading"] }] : []),
     ...(organizations ? [{ id: "organizations", label: t["organizations.account.heading"] }] : []),
+    ...(apiKeys ? [{ id: "api-keys", label: t["apiKeys.heading"] }] : []),
     { id: "danger", label: t["account.danger.heading"] },
   ]
   return {
@@ -125,10 +131,12 @@ export async function accountModel(
     sections,
     twoFactor,
     organizations,
+    apiKeys,
     base,
     back,
-    error: input.error,
-    saved: input.saved,
+    // An API-key form's status is said in its section.
+    error: apiKeys?.claimed ? undefined : input.error,
+    saved: apiKeys?.claimed ? undefined : input.saved,
     user: { name: holder.user.name ?? "", email: holder.user.email },
     emailChange: config.providers.list.some((provider) => provider.type === "email"),
     changePasswordUrl,

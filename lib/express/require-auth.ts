@@ -27,6 +27,10 @@ import { exposeSession, requestSession } from "./session.js"
 import { ERROR_PAGE_STATUS } from "../core/error-messages.js"
 import { checkRule, checkRuleAgainst, judge, type OrganizationRule, type PermissionRule, type Verdict } from "../organizations/guard.js"
 import type { GatehouseRequest, GatehouseResponse, Middleware } from "./types.js"
+import { apiKeyRule, callerOf, holdsScopes, keySession, keySettings, refuseKey, requestKey, withinLimit, type ApiKeyRule } from "../api-keys/guard.js"
+import { ApiKeyRequired, InsufficientScope } from "../api-keys/errors.js"
+import type { ApiKeyCaller } from "../api-keys/caller.js"
+import type { ResolvedApiKeys } from "../api-keys/settings.js"
 
 export interface RequireAuthOptions {
   /** Decides for this route instead of `callbacks.authorized`. */
@@ -46,6 +50,13 @@ export interface RequireAuthOptions {
   permission?: PermissionRule
   /** Organizations: the user's role in the active organization must be this one (or one of these). */
   role?: string | readonly string[]
+  /**
+   * API keys (issue #31): `true` takes a key (`Authorization: Bearer <key>`) as well as a session,
+   * `"only"` takes only keys. A request that presents a key is judged by the key alone.
+   */
+  apiKey?: boolean | "only"
+  /** API keys: the key must hold this scope (every one of a list). Sessions are not scoped. */
+  scope?: string | readonly string[]
 }
 
 /** The session's sign-in is recent enough for `maxAge` (a session without `authTime` never is). */
@@ -151,6 +162,7 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
   if (rule) checkRule(rule)
   /** Configurations the rule was checked against (declared permissions, organizations on). */
   const checked = new WeakSet<ResolvedConfig>()
+  const keys = apiKeyRule(options?.apiKey, options?.scope)
 
   // Each step answers at once when it can (a static configuration, a cookie session read from the
   // caches, the default `authorized`), so a signed-in request reaches the route in the same tick.
@@ -161,6 +173,12 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
   }
 
   function checkWith(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig): boolean | Promise<boolean> {
+    if (keys) {
+      const settings = keySettings(resolved)
+      const presented = requestKey(req, settings)
+      if (presented !== undefined) return withKey(req, res, resolved, settings, presented)
+      if (keys.mode === "only") return refuseKey(res, new ApiKeyRequired("This route takes an API key"))
+    }
     const read = requestSession(req, res, resolved)
     if (!(read instanceof Promise)) return afterRead(req, res, resolved, read)
     return read.then(
@@ -174,8 +192,26 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
     )
   }
 
+  /** A request that presents an API key: the key alone decides (issue #31). */
+  function withKey(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig, settings: ResolvedApiKeys, presented: string): boolean | Promise<boolean> {
+    const caller = callerOf(res, resolved, settings, presented)
+    if (caller === false) return false
+    if (caller instanceof Promise) return caller.then((found) => (found === false ? false : afterKey(req, res, resolved, settings, found)))
+    return afterKey(req, res, resolved, settings, caller)
+  }
+
+  function afterKey(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig, settings: ResolvedApiKeys, caller: ApiKeyCaller): boolean | Promise<boolean> {
+    const session = keySession(caller)
+    if (!holdsScopes(caller, keys as ApiKeyRule)) return refuseKey(res, new InsufficientScope(`The route needs the scope ${(keys as ApiKeyRule).scopes.join(" and ")}`))
+    const within = withinLimit(res, resolved, settings, caller)
+    if (within === true) return afterRead(req, res, resolved, session)
+    if (within === false) return false
+    return within.then((yes) => (yes ? afterRead(req, res, resolved, session) : false))
+  }
+
   function afterRead(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig, session: Session | null): boolean | Promise<boolean> {
     exposeSession(req, res, session)
+    // A key never passes step-up: it has no sign-in (authTime) to be recent.
     if (maxAge !== undefined && session && !recentEnough(session, maxAge)) {
       deny(req, res, resolved, "RecentSignInRequired")
       return false

@@ -10,9 +10,10 @@ import { formatDateTime } from "../devices/when.js"
 import type { OrganizationDetails } from "./details.js"
 import { settingsOf } from "./access.js"
 import { roleLabel, statusOf } from "./page-texts.js"
-import { accountPageUrl } from "./actions/common.js"
+import { accountPageUrl, organizationPageUrl } from "./actions/common.js"
 import { ssoSection, type SsoSection } from "../sso/page-section.js"
 import { scimSection, type ScimSection } from "../scim/page-section.js"
+import { organizationApiKeysSection, type ApiKeysSection } from "../api-keys/page-section.js"
 
 export interface MemberItem {
   userId: string
@@ -54,6 +55,8 @@ export interface OrganizationModel {
   sso?: SsoSection
   /** The SCIM section (issue #29): the `scim` option on and a viewer with `organization:update`. */
   scim?: ScimSection
+  /** The API keys section (issue #31): the `apiKeys` option on and a viewer with `organization:update`. */
+  apiKeys?: ApiKeysSection
 }
 
 export async function organizationModel(
@@ -88,12 +91,15 @@ export async function organizationModel(
   const mayRoles = settings.customRoles && held.has("role:update")
   const sso = await ssoSection(ctx, { organizationId: details.organization.id, permissions: held, t, saved: input.saved, error: input.error })
   const scim = await scimSection(ctx, { organizationId: details.organization.id, permissions: held, t, tag, roles: options, saved: input.saved, error: input.error })
+  const page = organizationPageUrl(ctx, details.organization.slug)
+  const apiKeys = await organizationApiKeysSection(ctx, { organizationId: details.organization.id, page, permissions: held, members, t, tag })
   const sections = [
     { id: "members", label: t["organizations.members.heading"] },
     ...(details.invitations ? [{ id: "invitations", label: t["organizations.invitations.heading"] }] : []),
     ...(held.has("organization:update") ? [{ id: "settings", label: t["organizations.settings.heading"] }] : []),
     ...(sso ? [{ id: "sso", label: t["sso.org.heading"] }] : []),
     ...(scim ? [{ id: "scim", label: t["scim.heading"] }] : []),
+    ...(apiKeys ? [{ id: "api-keys", label: t["apiKeys.heading"] }] : []),
     ...(settings.customRoles ? [{ id: "roles", label: t["organizations.roles.heading"] }] : []),
     { id: "danger", label: t["organizations.danger.heading"] },
   ]
@@ -106,7 +112,7 @@ export async function organizationModel(
     organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo ?? null },
     roleLabel: roleLabel(t, details.role),
     // An SSO or SCIM form's status is said in its section (the form came back to `#sso`, `#scim`).
-    status: (sso && (sso.status.saved || sso.status.error)) || scim?.status.saved ? {} : statusOf(t, input.saved, input.error),
+    status: (sso && (sso.status.saved || sso.status.error)) || scim?.status.saved || apiKeys?.claimed ? {} : statusOf(t, input.saved, input.error),
     sections,
     members,
     invitations: details.invitations?.map((invitation) => ({
@@ -126,5 +132,6 @@ export async function organizationModel(
     mayDelete: held.has("organization:delete"),
     ...(sso && { sso }),
     ...(scim && { scim }),
+    ...(apiKeys && { apiKeys }),
   }
 }

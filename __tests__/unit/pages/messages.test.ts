@@ -84,6 +84,10 @@ describe("the tables", () => {
       // Issue #30: the admin tools (a browser never gets their refusals as raw JSON).
       AdminRequired: 403, AdminUnavailable: 404, UserNotFound: 404, EmailInUse: 409, UserBanned: 403,
       ImpersonationDenied: 403, ImpersonationRestricted: 403, NotImpersonating: 409,
+      // Issue #31: service tokens (API routes: JSON for every client; the texts serve the error page if linked to).
+      ServiceTokenInvalid: 401, ServiceTokenScopeDenied: 403, ServiceTokensUnavailable: 404,
+      // Issue #31: API keys (a key refused, a key not found, the option or this kind of key off).
+      ApiKeyInvalid: 401, ApiKeyExpired: 401, ApiKeyRequired: 401, InsufficientScope: 403, ApiKeyNotFound: 404, ApiKeysUnavailable: 404,
     })
     expect(DEFAULT_ERROR_PAGE.status).toBe(200)
   })

@@ -46,7 +46,7 @@ import { InvalidOption } from "../../errors.js"
 import { bindToTheme, resolveI18n } from "../../i18n/index.js"
 import { CAPABILITY_TEXTS } from "../built-in-texts.js"
 import { withTelemetry } from "../../telemetry/config.js"
-import type { CapabilityConfig, ResolvedCallbacks, ResolvedConfig, ResolvedSession } from "./resolved.js"
+import type { CapabilityConfig, ResolvedCallbacks, ResolvedConfig, ResolvedSession, SessionFacts } from "./resolved.js"
 import type { AuthConfig } from "../../types.js"
 import type { Provider } from "../../providers/types.js"
 
@@ -235,9 +235,30 @@ function checkProvider(provider: Provider, path: string): void {
   for (const capability of CAPABILITIES) capability.options?.checkProvider?.(provider, path)
 }
 
-/** Each capability's fields of the resolved configuration (`twoFactor`, `notices`, ...). */
+/**
+ * Each capability's fields of the resolved configuration (`twoFactor`, `notices`, ...). Several
+ * capabilities may add session facts (`auth.organization`, `auth.via`): they run in the order of
+ * lib/capabilities.ts, each on the result of the one before.
+ */
 function capabilityOptions(config: AuthConfig, context: OptionsContext): CapabilityConfig {
   const fields: Partial<CapabilityConfig> = {}
-  for (const capability of CAPABILITIES) Object.assign(fields, capability.options?.resolve?.(config, context))
+  const facts: SessionFacts[] = []
+  for (const capability of CAPABILITIES) {
+    const resolved = capability.options?.resolve?.(config, context)
+    if (!resolved) continue
+    const { sessionFacts, ...rest } = resolved
+    Object.assign(fields, rest)
+    if (sessionFacts) facts.push(sessionFacts)
+  }
+  if (facts.length) Object.assign(fields, { sessionFacts: facts.length === 1 ? facts[0] : chainFacts(facts) })
   return fields as CapabilityConfig
+}
+
+/** The facts of each capability in turn; without a promise as long as each answers at once. */
+function chainFacts(facts: readonly SessionFacts[]): SessionFacts {
+  return (config, jar, set, result) => {
+    let current: typeof result | Promise<typeof result> = result
+    for (const add of facts) current = current instanceof Promise ? current.then((value) => add(config, jar, set, value)) : add(config, jar, set, current)
+    return current
+  }
 }
