@@ -71,6 +71,9 @@ export function targets(summary, memory) {
     add(`#27: ${label} × bare Express (req/s)`, row?.ratioToBare, limit)
     add(`#27: ${label} × bare Express (server CPU)`, row?.cpuRatioTo(id, "bare"), limit)
   }
+  // Issue #31: requireAuth({ apiKey: true }) with a Bearer key (memory adapter, in-process store,
+  // the key's rate limit on); its req/s ratio is the main table's "× bare".
+  add("#31: requireAuth with an API key × bare Express (server CPU)", find("gatehouse-api-key")?.cpuRatioTo("gatehouse-api-key", "bare"), 0.7)
   // Issue #20: the instrumentation with no SDK registered costs requireAuth at most 2 %.
   const traced = find("gatehouse-require-auth")
   if (find("gatehouse-require-auth-untraced")) {

@@ -32,6 +32,7 @@ export const JOBS = {
   signin: "credentials sign-in (CSRF token + callback POST)",
   "permission-cookie": "protected route, requireAuth({ permission }), cookie session, organizations on",
   "permission-pg": "protected route, requireAuth({ permission }), database session on PostgreSQL, organizations on",
+  "api-key": "protected route, requireAuth({ apiKey: true }), API key in Authorization: Bearer, memory adapter",
 }
 
 /** Checks the shape of a scenario, so a mistake fails before anything starts. */
