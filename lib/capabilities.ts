@@ -8,6 +8,7 @@ import { account } from "./account/capability.js"
 import { admin } from "./admin/capability.js"
 import { apiKeys } from "./api-keys/capability.js"
 import { audit } from "./audit/capability.js"
+import { botProtection } from "./bot-protection/capability.js"
 import { devices } from "./devices/capability.js"
 import { emailCodes } from "./email-codes/capability.js"
 import { federation } from "./federation/capability.js"
@@ -21,9 +22,9 @@ import { sso } from "./sso/capability.js"
 import { tokens } from "./tokens/capability.js"
 import { twoFactor } from "./two-factor/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, organizations, sso, scim, admin, apiKeys, serviceTokens, audit]
+export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, organizations, sso, scim, admin, apiKeys, serviceTokens, botProtection, audit]
 
 // Named as well as listed, so that the published types load each capability's declarations (its
 // action names join `AuthAction`, its options `AuthConfig`, its events `EventCallbacks`, its resolved
 // options `CapabilityConfig`, from its folder).
-export { account, admin, apiKeys, audit, devices, emailCodes, federation, notices, organizations, passkeys, password, scim, serviceTokens, sso, tokens, twoFactor }
+export { account, admin, apiKeys, audit, botProtection, devices, emailCodes, federation, notices, organizations, passkeys, password, scim, serviceTokens, sso, tokens, twoFactor }

@@ -67,6 +67,8 @@ const ROWS: Row[] = [
   PUBLIC("GET reset-password", "a mailed token is the proof"),
   PUBLIC("POST reset-password", "a mailed token is the proof"),
   PUBLIC("POST admin/stop-impersonating", "ends this browser's impersonation: the sealed stash cookie is the proof; the admin's session it restores is checked on its next read"),
+  PUBLIC("GET bot-challenge", "a new proof-of-work challenge for the bot-protection widget, asked before anyone signs in"),
+  PUBLIC("GET bot-widget", "the bot-protection widget's script and stylesheet"),
   PUBLIC("GET invitation", "shows whom an invitation is for; answering it needs a session (organizations/accept)"),
   PUBLIC("GET sso", "the Sign in with SSO page (and a connection's SP metadata)"),
   PUBLIC("POST sso", "starts an SSO sign-in; the identity provider's answers (ACS, single logout) carry their own signed proof"),

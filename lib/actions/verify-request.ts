@@ -6,7 +6,7 @@
 import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import { customPageRedirect, pageLocale, pageResponse } from "../pages/page.js"
-import { verifyRequestModel } from "../pages/verify-request.js"
+import { resendChallenge, verifyRequestModel } from "../pages/verify-request.js"
 import { enforceRateLimit } from "../rate-limit/limiter.js"
 
 export async function verifyRequestPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -14,5 +14,6 @@ export async function verifyRequestPage(ctx: RequestContext): Promise<ResponseIn
   if (custom) return custom
   await enforceRateLimit(ctx.config, "emailCallback", ctx.request.clientAddress)
   const chosen = pageLocale(ctx)
-  return pageResponse(ctx, "verify-request", "Check your email", verifyRequestModel(ctx, chosen.locale.messages), 200, chosen)
+  const model = verifyRequestModel(ctx, chosen.locale.messages)
+  return pageResponse(ctx, "verify-request", "Check your email", model, 200, chosen, resendChallenge(ctx, model, chosen))
 }

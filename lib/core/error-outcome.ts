@@ -109,7 +109,9 @@ function rateLimitedOutcome(error: RateLimited, ctx: RequestContext): ResponseIn
 export function toErrorOutcome(error: unknown, ctx: RequestContext): ResponseInternal {
   // A rate limit logs itself once per window, not on every refused attempt.
   if (error instanceof RateLimited) return rateLimitedOutcome(error, ctx)
-  ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+  // An error that expects to be thrown often by strangers (a bot's refused challenge) says so: logged at debug, not as a fault.
+  if ((error as { quiet?: unknown } | null)?.quiet === true) ctx.config.logger.debug(`${(error as AuthError).type}: ${(error as Error).message}`)
+  else ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
   const shown = publicError(error)
   const body = { error: { type: shown.type, message: publicMessage(shown.type) } }
   // A browser that asked for no action (or one that is off) sees the themed 404 page (issue #26).

@@ -13,7 +13,7 @@ import { localizeErrorModel, type ErrorModel } from "./error.js"
 import type { CapabilityPage } from "./capability-page.js"
 import { renderPage, type PageTemplate } from "./render.js"
 import { pageTexts } from "./texts.js"
-import { pageCsp, themeStyle } from "./theme.js"
+import { pageCsp, themeStyle, type CspSources } from "./theme.js"
 
 /** What rendering a page needs: the configuration, and the request's headers when there is one. */
 export type PageContext = Pick<RequestContext, "config"> & { readonly request?: Pick<RequestContext["request"], "header"> }
@@ -53,9 +53,10 @@ const titleKey = (page: PageTemplate | CapabilityPage) => (typeof page === "stri
 /**
  * A built-in page in the request's language: its texts and title come from the catalog (`title`
  * is the English one callers pass, used as it is only by pages outside the catalogs, which are
- * English), and an error page's model is re-read in that language.
+ * English), and an error page's model is re-read in that language. `csp`: sources the page's
+ * forms need beside the usual policy (./theme.ts, `pageCsp`).
  */
-export function pageResponse(ctx: PageContext, name: PageTemplate | CapabilityPage, title: string, model: object, status = 200, chosen?: ChosenLocale): ResponseInternal {
+export function pageResponse(ctx: PageContext, name: PageTemplate | CapabilityPage, title: string, model: object, status = 200, chosen?: ChosenLocale, csp?: CspSources): ResponseInternal {
   const key = titleKey(name)
   const localized = name === "error" || key !== undefined
   const { locale, negotiated } = localized ? (chosen ?? pageLocale(ctx)) : { locale: ctx.config.i18n.fallback, negotiated: false }
@@ -68,7 +69,8 @@ export function pageResponse(ctx: PageContext, name: PageTemplate | CapabilityPa
   const layout = { title: shownTitle, lang: tag, css: style.css, colorScheme: style.colorScheme, logo: style.logo, wide: typeof name !== "string" && name.wide, banner: ctx.config.pageBanner?.(ctx, messages, tag) }
   const body = renderPage(name, layout, view, pageTexts(messages))
   const scripts = (name === "signin" || (typeof name !== "string" && name.webauthn)) && ctx.config.providers.list.some((provider) => provider.type === "webauthn")
-  const response = html(body, pageCsp(style, scripts), status)
+  // `csp`: what a form on this page loads beside (a challenge widget, issue #33).
+  const response = html(body, pageCsp(style, scripts, csp), status)
   const headers: Record<string, string> = { ...response.headers, "Content-Language": tag }
   if (negotiated) headers.Vary = "Accept-Language"
   return { ...response, headers }

@@ -30,6 +30,8 @@ export interface CredentialsModel {
   /** On the `choose` step: the identifier's field, sent as typed on step one (not shown again). */
   identifier?: { name: string; value: string }
   lastUsed?: boolean
+  /** The challenge this form carries (after failed sign-ins, with bot protection on). */
+  challenge?: ChallengeModel
 }
 
 export interface EmailModel {
@@ -45,6 +47,16 @@ export interface EmailModel {
   fixed?: boolean
   error?: string
   lastUsed?: boolean
+  /** The challenge this form carries (with bot protection on). */
+  challenge?: ChallengeModel
+}
+
+/**
+ * A challenge a form carries (bot protection, issue #33): made by the resolved `formChallenge`,
+ * drawn by views/partials/bot-challenge.ejs. The page loads its `scripts` once, with the first form.
+ */
+export interface ChallengeModel {
+  scripts: readonly unknown[]
 }
 
 export interface OAuthModel {
@@ -118,6 +130,7 @@ export interface SsoModel {
  * email trust"). On the `choose` step, the address is the identifier (`email`): no field again.
  */
 export interface PasskeyCreateModel {
-  viaEmail?: { action: string; callbackUrl: string }
+  /** `challenge`: the email sign-in request's challenge (with bot protection on). */
+  viaEmail?: { action: string; callbackUrl: string; challenge?: ChallengeModel }
   email?: string
 }

@@ -4,8 +4,10 @@ import type { ResponseInternal } from "../types.js"
 import type { RequestContext } from "../core/context.js"
 import { ensureCsrfToken } from "../core/csrf.js"
 import { bodyString, queryParam } from "../core/request.js"
+import type { ChosenLocale } from "../i18n/index.js"
 import { pageLocale, pageResponse } from "./page.js"
-import { signinModel } from "./signin.js"
+import { signinModel, type SigninModel } from "./signin.js"
+import type { CspSources } from "./theme.js"
 import { LOGIN_HINT, readIdentifier, identifierField, identifierKind, isIdentifierFirst } from "./signin-identifier.js"
 import { readLastUsed } from "./signin-last-used.js"
 
@@ -67,5 +69,31 @@ export function signinPageResponse(ctx: RequestContext, callbackUrl: string, err
     lastUsed: readLastUsed(ctx),
     ...(ctx.config.sso && { sso: { enforcedDomain: ssoEnforcedDomain } }),
   })
-  return pageResponse(ctx, "signin", "Sign in", model, status, chosen)
+  return pageResponse(ctx, "signin", "Sign in", model, status, chosen, addChallenges(ctx, model, chosen, error))
+}
+
+/**
+ * Bot protection (issue #33, the resolved `formChallenge`; the page names no capability): the
+ * challenge each email and credentials form carries, if any, its scripts loaded once, and what
+ * the page's policy must allow for it (none: the policy stays as it was).
+ */
+function addChallenges(ctx: RequestContext, model: SigninModel, chosen: ChosenLocale, error: string | undefined): CspSources | undefined {
+  const source = ctx.config.formChallenge
+  if (!source) return undefined
+  const page = { baseUrl: ctx.baseUrl, tag: chosen.locale.tag, messages: chosen.locale.messages, error }
+  let csp: CspSources | undefined
+  // A passkey's "create via email" form asks for an email sign-in too, where the page draws it (last).
+  const viaEmail = model.webauthn.flatMap((passkey) => (passkey.create.viaEmail && (model.step === "single" || passkey.create.email !== undefined) ? [passkey.create.viaEmail] : []))
+  const forms = [
+    ...model.email.map((entry) => ({ entry, door: "emailSignIn" as const })),
+    ...model.credentials.map((entry) => ({ entry, door: "signIn" as const })),
+    ...viaEmail.map((entry) => ({ entry, door: "emailSignIn" as const })),
+  ]
+  for (const { entry, door } of forms) {
+    const challenge = source({ ...page, door })
+    if (!challenge) continue
+    entry.challenge = csp ? { ...challenge.model, scripts: [] } : challenge.model
+    csp ??= challenge.csp
+  }
+  return csp
 }

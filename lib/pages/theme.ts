@@ -95,6 +95,8 @@ export function themeStyle(theme: Theme, providers: readonly Provider[] = [], ke
     "button.secondary{background:transparent;color:var(--text);border:1px solid var(--border)}",
     ".field-choice{display:block;padding:.55rem .75rem;margin:0 0 1rem;border:1px solid var(--border);border-radius:.5rem;background:var(--input);color:var(--text);font:inherit;max-width:100%}fieldset{border:1px solid var(--border);border-radius:.5rem;padding:.5rem 1rem;margin:0 0 1rem}legend{font-weight:600;padding:0 .25rem}",
     "button:focus-visible,input:focus-visible,.field-choice:focus-visible,a:focus-visible{outline:3px solid var(--brand);outline-offset:2px}",
+    // Bot protection's widget (issue #33): room between it and the form's button.
+    ".bot-challenge{margin:0 0 1rem}",
     ".provider img{height:1.25rem;vertical-align:middle;margin-right:.5rem}",
     ".divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);margin:1rem 0}",
     ".divider::before,.divider::after{content:'';flex:1;border-top:1px solid var(--border)}",
@@ -131,10 +133,29 @@ export function themeStyle(theme: Theme, providers: readonly Provider[] = [], ke
 }
 
 /**
+ * Sources a page adds to its policy for what one of its forms loads (a challenge widget's script,
+ * the frames and workers it opens, where it fetches from): each list joins its directive.
+ */
+export interface CspSources {
+  script?: readonly string[]
+  connect?: readonly string[]
+  frame?: readonly string[]
+  worker?: readonly string[]
+  style?: readonly string[]
+}
+
+/** A directive's sources, each once, in the order given. */
+const directive = (name: string, sources: readonly string[]) => (sources.length ? `; ${name} ${[...new Set(sources)].join(" ")}` : "")
+
+/**
  * The page policy: nothing but this stylesheet and images; never framed. A page with a passkey
  * form also runs the router's own script and fetches the passkey options, both same-origin only.
+ * `extra`: what a form on the page needs beside (a page without it keeps the policy as it was).
  */
-export function pageCsp(style: ThemeStyle, scripts = false): string {
-  const script = scripts ? "; script-src 'self'; connect-src 'self'" : ""
-  return `default-src 'none'; style-src ${style.hash}; img-src 'self' https: http:${script}; base-uri 'none'; frame-ancestors 'none'`
+export function pageCsp(style: ThemeStyle, scripts = false, extra?: CspSources): string {
+  const own = scripts ? ["'self'"] : []
+  const script = directive("script-src", [...own, ...(extra?.script ?? [])]) + directive("connect-src", [...own, ...(extra?.connect ?? [])])
+  const more = directive("frame-src", extra?.frame ?? []) + directive("worker-src", extra?.worker ?? [])
+  const styles = [style.hash, ...(extra?.style ?? [])].join(" ")
+  return `default-src 'none'; style-src ${styles}; img-src 'self' https: http:${script}${more}; base-uri 'none'; frame-ancestors 'none'`
 }

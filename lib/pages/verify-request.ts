@@ -11,10 +11,13 @@ import { ensureCsrfToken } from "../core/csrf.js"
 import { pageUrl } from "../core/pages-url.js"
 import { queryParam } from "../core/request.js"
 import type { Messages } from "../i18n/en.js"
+import type { ChosenLocale } from "../i18n/index.js"
 import { DIGITS, codeSettings } from "../email-codes/code.js"
 import { readPendingCode } from "../email-codes/pending.js"
 import { readSentEmail } from "../providers/email/sent.js"
+import type { ChallengeModel } from "./signin-model.js"
 import { splitAt } from "./texts.js"
+import type { CspSources } from "./theme.js"
 
 /** The `error` values this page explains (a wrong code: the person types it again here). */
 const ERRORS: Readonly<Record<string, keyof Messages>> = Object.freeze({ EmailCodeInvalid: "verify.error.EmailCodeInvalid" })
@@ -30,6 +33,8 @@ export interface CodeForm {
 export interface ResendForm {
   action: string
   fields: { csrfToken: string; email: string; callbackUrl: string }
+  /** The email sign-in request's challenge (bot protection, issue #33). */
+  challenge?: ChallengeModel
 }
 
 function messageKey(code: boolean, named: boolean): keyof Messages {
@@ -67,4 +72,17 @@ export function verifyRequestModel(ctx: RequestContext, t: Messages) {
     otherAddress: { href: pageUrl(ctx, "signIn", callbackUrl ? new URLSearchParams({ callbackUrl }) : undefined), text: address ? t["verify.otherAddress"] : t["link.signIn"] },
     error: key && t[key],
   }
+}
+
+/**
+ * Bot protection (issue #33, the resolved `formChallenge`; the page names no capability): "send
+ * again" is an email sign-in request, so it carries that door's challenge; the return is what the
+ * page's policy must allow for it (none: the policy stays as it was).
+ */
+export function resendChallenge(ctx: RequestContext, model: ReturnType<typeof verifyRequestModel>, chosen: ChosenLocale): CspSources | undefined {
+  if (!model.resend) return undefined
+  const challenge = ctx.config.formChallenge?.({ door: "emailSignIn", baseUrl: ctx.baseUrl, tag: chosen.locale.tag, messages: chosen.locale.messages })
+  if (!challenge) return undefined
+  model.resend.challenge = challenge.model
+  return challenge.csp
 }

@@ -39,6 +39,11 @@ export function countRateLimitRefusal(config: ResolvedConfig, method: string): v
   config.telemetry?.rateLimitRefusals.add(1, { [ATTR.rateLimitMethod]: method })
 }
 
+/** A request refused by bot protection (issue #33), by the action it guarded. */
+export function countBotRefusal(config: ResolvedConfig, action: string): void {
+  config.telemetry?.botRefusals.add(1, { [ATTR.botAction]: action })
+}
+
 /** `count` sessions ended (`others` may end several, or none). */
 export function countRevocation(config: ResolvedConfig, scope: "session" | "others" | "user" | "backchannel", count = 1): void {
   if (count > 0) config.telemetry?.revocations.add(count, { [ATTR.revocationScope]: scope })

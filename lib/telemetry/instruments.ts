@@ -12,6 +12,7 @@ export interface Telemetry {
   readonly signouts: Counter
   readonly sessionReads: Counter
   readonly rateLimitRefusals: Counter
+  readonly botRefusals: Counter
   readonly revocations: Counter
   readonly refreshes: Counter
   readonly providerDuration: Histogram
@@ -44,6 +45,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     signouts: meter.createCounter(METRIC.signouts, { description: "Sign-out requests (POST signout), by outcome", unit: "{request}" }),
     sessionReads: meter.createCounter(METRIC.sessionReads, { description: "Session reads, by strategy and outcome", unit: "{read}" }),
     rateLimitRefusals: meter.createCounter(METRIC.rateLimitRefusals, { description: "Attempts refused by a rate limit, by sign-in method", unit: "{refusal}" }),
+    botRefusals: meter.createCounter(METRIC.botRefusals, { description: "Requests refused by bot protection (no, a wrong, or a used challenge answer), by action", unit: "{refusal}" }),
     revocations: meter.createCounter(METRIC.revocations, { description: "Sessions revoked, by scope (session, others, user, backchannel)", unit: "{revocation}" }),
     refreshes: meter.createCounter(METRIC.refreshes, { description: "Provider access-token refreshes, by provider and outcome", unit: "{refresh}" }),
     providerDuration: histogram(METRIC.providerDuration, "Duration of HTTP calls to OAuth/OIDC providers (discovery, token, userinfo, JWKS)"),

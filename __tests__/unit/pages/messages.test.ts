@@ -63,7 +63,9 @@ describe("the tables", () => {
         // Issue #28: single sign-on refused or required.
         "SsoNotConfigured", "SsoRequired", "SsoAccountNotLinked", "SsoConnectionNotFound",
         // Issue #29: the directory deactivated the person (SCIM).
-        "SsoUserDeactivated"].sort(),
+        "SsoUserDeactivated",
+        // Issue #33: a guarded door refused (no, a wrong or a used challenge answer; a vendor outage, closed).
+        "BotChallengeFailed", "BotCheckUnavailable"].sort(),
     )
   })
 

@@ -11,6 +11,7 @@ import { redirect } from "../../core/response.js"
 import { authorizeSignIn, completeSignIn, type SignInResult } from "./login.js"
 import { credentialsUser } from "./users.js"
 import { enforceRateLimit, forgiveIdentifier } from "../../rate-limit/limiter.js"
+import { forgetSignInFailures, noteSignInFailure, requireHuman } from "../../bot-protection/check.js"
 
 /** Keys that would reach an object's prototype if copied naively. */
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"])
@@ -54,17 +55,26 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
   const credentials = credentialFields(ctx.request.body, provider)
   const identifier = identifierOf(credentials, provider)
   await enforceRateLimit(ctx.config, "credentials", ctx.request.clientAddress, identifier)
+  // Bot protection (issue #33): after repeated failures for the identifier or the address.
+  await requireHuman(ctx, "signIn", identifier)
   let user: Awaited<ReturnType<CredentialsConfig["authorize"]>>
   try {
     // Only build a web Request when authorize declares the parameter.
     const request = provider.authorize.length >= 2 ? ctx.request.webRequest() : (undefined as unknown as Request)
     user = await provider.authorize(credentials, request)
   } catch (error) {
-    if (isCredentialsSignin(error)) throw error
+    if (isCredentialsSignin(error)) {
+      await noteSignInFailure(ctx, identifier)
+      throw error
+    }
     throw new CallbackRouteError(`authorize of provider "${provider.id}" threw`, { cause: { err: error, provider: provider.id } })
   }
-  if (!user) throw new CredentialsSignin(`authorize of provider "${provider.id}" returned no user`)
+  if (!user) {
+    await noteSignInFailure(ctx, identifier)
+    throw new CredentialsSignin(`authorize of provider "${provider.id}" returned no user`)
+  }
   await forgiveIdentifier(ctx.config, "credentials", identifier)
+  await forgetSignInFailures(ctx, identifier)
   const account = { providerAccountId: user.id !== undefined && user.id !== null ? String(user.id) : "", type: "credentials" as const, provider: provider.id }
   const result: SignInResult = { user, account, extra: { credentials } }
   // A URL from the signIn callback sends the user there instead: no session starts.

@@ -24,6 +24,7 @@ import { sentCookie } from "../../providers/email/sent.js"
 import { randomHex } from "../../crypto/random.js"
 import { authorizeSignIn } from "../callback/login.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
+import { requireHuman } from "../../bot-protection/check.js"
 import { traceMail } from "../../telemetry/mail.js"
 
 const DAY = 24 * 60 * 60
@@ -35,6 +36,8 @@ export async function emailSignin(ctx: RequestContext, provider: EmailProviderCo
   const identifier = emailIdentifier(provider, posted)
   // Counted per inbox: sub-addresses and dotted Gmail spellings of one mailbox share a limit.
   await enforceRateLimit(ctx.config, "email", ctx.request.clientAddress, canonicalMailbox(identifier))
+  // Bot protection (issue #33): no mail to a stranger for a request that fails the challenge.
+  await requireHuman(ctx, "emailSignIn")
 
   const user = (await adapter.getUserByEmail(identifier)) ?? { id: randomUUID(), email: identifier, emailVerified: null }
   const account = { providerAccountId: identifier, userId: user.id, type: "email" as const, provider: provider.id }

@@ -8,6 +8,7 @@ import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { bodyString, queryParam } from "../../core/request.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
+import { requireHuman } from "../../bot-protection/check.js"
 import { issueLink } from "../links.js"
 import { sendPasswordMail } from "../mail.js"
 import type { PasswordProviderConfig } from "../options.js"
@@ -41,6 +42,7 @@ export async function forgotPost(ctx: RequestContext): Promise<ResponseInternal>
   const callbackUrl = await resolveCallbackUrl(ctx, bodyString(ctx.request, "callbackUrl"))
   try {
     await enforceRateLimit(ctx.config, "email", ctx.request.clientAddress, field(ctx, "email"))
+    await requireHuman(ctx, "forgotPassword")
     const email = postedEmail(ctx)
     afterAnswer(ctx, async () => {
       const user = await adapter.getUserByEmail(email)

@@ -10,6 +10,7 @@ import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
 import { bodyString, queryParam } from "../../core/request.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
+import { requireHuman } from "../../bot-protection/check.js"
 import { hashPassword } from "../hash.js"
 import { issueLink } from "../links.js"
 import { sendPasswordMail } from "../mail.js"
@@ -70,6 +71,8 @@ export async function signupPost(ctx: RequestContext): Promise<ResponseInternal>
   let sentTo: string
   try {
     await enforceRateLimit(ctx.config, "email", ctx.request.clientAddress, field(ctx, "email"))
+    // Bot protection (issue #33): no account and no mail for a request that fails the challenge.
+    await requireHuman(ctx, "signUp")
     const email = postedEmail(ctx)
     sentTo = email
     const password = await acceptNewPassword(ctx.config, settings, requiredField(ctx, "password"))

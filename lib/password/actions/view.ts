@@ -11,6 +11,7 @@ import { format, type MessageKey, type Messages } from "../../i18n/index.js"
 import { customPageRedirect, pageLocale, pageResponse } from "../../pages/page.js"
 import type { CapabilityPage } from "../../pages/capability-page.js"
 import type { PasswordProviderConfig } from "../options.js"
+import type { BotAction } from "../../bot-protection/settings.js"
 
 export interface PasswordField {
   name: "email" | "password" | "newPassword" | "currentPassword" | "name"
@@ -47,19 +48,26 @@ const PAGE_ERRORS = new Set(["WeakPassword", "PasswordTooLong", "BreachedPasswor
 
 /** Errors a password page shows in place (the rest take their usual outcome). */
 export function isShownOnPage(error: unknown): error is AuthError {
-  return error instanceof AuthError && (error.type === "RateLimited" || PAGE_ERRORS.has(error.type))
+  return error instanceof AuthError && (error.type === "RateLimited" || BOT_ERRORS.has(error.type) || PAGE_ERRORS.has(error.type))
 }
 
-/** 429 for too many attempts, else 400. */
-export const pageErrorStatus = (error: AuthError) => (error.type === "RateLimited" ? 429 : 400)
+/** Bot protection's refusals (issue #33): shown in place with the sign-in page's texts. */
+const BOT_ERRORS = new Set(["BotChallengeFailed", "BotCheckUnavailable"])
+
+/** 429 for too many attempts, 503 when the bot check could not run, else 400. */
+export const pageErrorStatus = (error: AuthError) => (error.type === "RateLimited" ? 429 : error.type === "BotCheckUnavailable" ? 503 : 400)
 
 /** The page's text for an error thrown by a password action. */
 export function errorText(t: Messages, error: unknown, provider: PasswordProviderConfig): string {
   const type = error instanceof AuthError ? error.type : "default"
   if (type === "RateLimited") return t["signin.error.RateLimited"]
+  if (BOT_ERRORS.has(type)) return t[`signin.error.${type}` as MessageKey]
   if (PAGE_ERRORS.has(type)) return format(t[`password.error.${type}` as MessageKey], { min: String(provider.password.minLength) })
   return t["signin.error.default"]
 }
+
+/** The pages whose form is a door bot protection guards (issue #33): their forms carry its challenge. */
+const GUARDED: Partial<Record<PageName, BotAction>> = { signUp: "signUp", forgotPassword: "forgotPassword" }
 
 /** The built-in page (or the app's replacement, for a GET). */
 export function passwordPage(ctx: RequestContext, provider: PasswordProviderConfig, input: PasswordPageInput): ResponseInternal {
@@ -69,6 +77,8 @@ export function passwordPage(ctx: RequestContext, provider: PasswordProviderConf
   }
   const chosen = pageLocale(ctx)
   const t = chosen.locale.messages
+  const door = input.form && GUARDED[input.page]
+  const challenge = door ? ctx.config.formChallenge?.({ door, baseUrl: ctx.baseUrl, tag: chosen.locale.tag, messages: t }) : undefined
   const model = {
     heading: t[input.template.title],
     message: input.message && t[input.message],
@@ -80,8 +90,9 @@ export function passwordPage(ctx: RequestContext, provider: PasswordProviderConf
       button: t[input.form.button],
       hidden: { csrfToken: ensureCsrfToken(ctx), ...input.form.hidden },
       fields: input.form.fields.map((f) => ({ ...f, id: `password-${f.name}`, label: t[FIELD_LABELS[f.name]] })),
+      challenge: challenge?.model,
     },
     links: (input.links ?? []).map((link) => ({ href: link.href, text: t[link.text] })),
   }
-  return pageResponse(ctx, input.template, model.heading, model, input.status ?? 200, chosen)
+  return pageResponse(ctx, input.template, model.heading, model, input.status ?? 200, chosen, challenge?.csp)
 }
