@@ -74,6 +74,10 @@ export function targets(summary, memory) {
   // Issue #31: requireAuth({ apiKey: true }) with a Bearer key (memory adapter, in-process store,
   // the key's rate limit on); its req/s ratio is the main table's "× bare".
   add("#31: requireAuth with an API key × bare Express (server CPU)", find("gatehouse-api-key")?.cpuRatioTo("gatehouse-api-key", "bare"), 0.7)
+  // Issue #33: bot protection on changes nothing for a request that carries no challenge (within 2 %).
+  if (find("gatehouse-require-auth-bot")) {
+    add("#33: requireAuth on a cookie session, bot protection on × off (server CPU)", find("gatehouse-require-auth-bot")?.cpuRatioTo("gatehouse-require-auth-bot", "gatehouse-require-auth"), 0.98)
+  }
   // Issue #20: the instrumentation with no SDK registered costs requireAuth at most 2 %.
   const traced = find("gatehouse-require-auth")
   if (find("gatehouse-require-auth-untraced")) {

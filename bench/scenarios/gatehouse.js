@@ -86,6 +86,8 @@ export default [
     requests: protectedRoute,
     verify,
   },
+  // Issue #33: the same route with bot protection on; a request without a challenge must cost the same.
+  { id: "gatehouse-require-auth-bot", name: "Gatehouse requireAuth (cookie, bot protection on)", library: "gatehouse", job: "cookie-read", server, env: { BENCH_MODE: "cookie", BENCH_BOT: "1" }, prepare: signIn, requests: protectedRoute, verify },
   { id: "gatehouse-pg", name: "Gatehouse requireAuth (PostgreSQL session)", library: "gatehouse", job: "db-read-pg", server, env: { BENCH_MODE: "pg" }, prepare: signIn, requests: protectedRoute, verify },
   { id: "gatehouse-pg-redis", name: "Gatehouse requireAuth (PostgreSQL session, Redis pub/sub)", library: "gatehouse", job: "db-read-pg", server, env: { BENCH_MODE: "pg", BENCH_STORE: "redis" }, prepare: signIn, requests: protectedRoute, verify },
   // Issue #27: requireAuth({ permission: "project:write" }), the user a member holding it.

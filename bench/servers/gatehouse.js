@@ -7,6 +7,7 @@
 // member of one organization (set up here, before the runner signs in), and GET /protected behind
 // requireAuth({ permission: "project:write" }). Organizations are stored, so the cookie mode gets
 // the memory adapter (sessions stay cookies); `pg` keeps its SQL adapter and database sessions.
+// BENCH_BOT=1 (issue #33): bot protection on (ALTCHA, its default doors).
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -89,6 +90,8 @@ const config = {
   ...(shared && { store: shared.store }),
   ...(organizations && { organizations: { roles: { member: { project: ["read", "write"] } } } }),
   ...(organizations && mode === "cookie" && { session: { strategy: "cookie" } }),
+  // BENCH_BOT=1 (issue #33): bot protection on; a request that carries no challenge costs the same.
+  ...(process.env.BENCH_BOT === "1" && { botProtection: true }),
   providers: [
     Credentials({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },
