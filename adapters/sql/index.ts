@@ -75,7 +75,6 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     })
   }
 
-  const organizations = organizationMethods(db, t, codec, atomically, take, inTransaction)
 
   const getUser = async (id: string) => {
     const row = await db.selectFrom(t.users).selectAll().where("id", "=", id).executeTakeFirst()
@@ -257,18 +256,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     ...passwordMethods(db, t, codec, atomically),
     ...cookieSessionMethods(db, t, codec),
     ...passkeyDetailMethods(db, t, codec),
-    ...organizations,
-    async deleteOrganization(id) {
-      // Its API keys (issue #31) too, in the organization's transaction: the foreign key cascades,
-      // but may be off (SQLite). Outside a transaction, an adapter bound to a new one does both.
-      if (!inTransaction) {
-        return db.transaction().execute(async (trx) => {
-          await build(trx, t, true).deleteOrganization(id)
-        })
-      }
-      await db.deleteFrom(t.apiKeys).where("organization_id", "=", id).execute()
-      await organizations.deleteOrganization(id)
-    },
+    ...organizationMethods(db, t, codec, atomically, take, inTransaction),
     ...ssoMethods(db, t, codec, atomically, inTransaction),
     ...scimMethods(db, t, codec, atomically, inTransaction),
     ...adminMethods(db, t, codec),

@@ -178,8 +178,8 @@ export function organizationMethods(db: AnyDb, t: TableNames, codec: Codec, atom
       await atomically(async (trx) => {
         // Its SSO connections and domains (issue #28) too: the foreign keys cascade, but may be off (SQLite).
         for (const table of [t.ssoDomains, t.ssoConnections]) await trx.deleteFrom(table).where("organization_id", "=", id).execute()
-        // And its SCIM tokens, provisioned users and groups (issue #29).
-        for (const table of [t.scimGroups, t.scimUsers, t.scimTokens]) await trx.deleteFrom(table).where("organization_id", "=", id).execute()
+        // And its SCIM tokens, provisioned users and groups (issue #29), and its API keys (issue #31).
+        for (const table of [t.scimGroups, t.scimUsers, t.scimTokens, t.apiKeys]) await trx.deleteFrom(table).where("organization_id", "=", id).execute()
         await trx.deleteFrom(t.invitations).where("organization_id", "=", id).execute()
         await trx.deleteFrom(t.members).where("organization_id", "=", id).execute()
         await trx.deleteFrom(t.organizations).where("id", "=", id).execute()
