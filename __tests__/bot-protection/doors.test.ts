@@ -7,7 +7,7 @@
  * "create via email", the verify-request page's "send again") carry the widget, and the account
  * page has none to carry.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals"
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals"
 import type { TransactionalAdapter } from "../../lib/core/adapter.js"
 import Credentials from "../../lib/providers/credentials.js"
 import Nodemailer from "../../lib/providers/nodemailer.js"
@@ -16,7 +16,7 @@ import Password from "../../lib/providers/password.js"
 import type { AuthConfig } from "../../lib/types.js"
 import { engine, type EngineName } from "../integration/organizations/support.js"
 import { csrfToken, linkIn, sessionCookie, startSite, type Agent, type Site } from "../email/support.js"
-import { ALTCHA, solvedToken } from "./altcha-support.js"
+import { ALTCHA, fetchChallenge, solvedToken, widgetPayload } from "./altcha-support.js"
 
 const FROM = "auth@example.test"
 const RIGHT = "the right passphrase"
@@ -366,5 +366,60 @@ describe("the other forms that ask for an email sign-in", () => {
     expect(on!.text).not.toContain("/auth/signin/nodemailer")
     expect(on!.text).not.toMatch(WIDGET)
     expect(csp(on!)).toBe(csp(off!))
+  })
+})
+
+/**
+ * Every door takes the same answers the same way: a wrong solution, a tampered challenge, an
+ * expired one and a replayed one are refused (nothing mailed, no session), a fresh solved one opens.
+ */
+describe("each door refuses a wrong, tampered, expired or replayed answer", () => {
+  const REAL_TIMERS = ["hrtime", "nextTick", "performance", "queueMicrotask", "setImmediate", "clearImmediate", "setInterval", "clearInterval", "setTimeout", "clearTimeout"] as const
+  const store = engine("memory", "botdoors")
+  // A site per test: the email suites' sites close after each test.
+  let s: DoorSite
+  beforeAll(() => store.open())
+  afterAll(async () => {
+    jest.useRealTimers()
+    await store.close()
+  })
+
+  type Door = "emailSignIn" | "forgotPassword" | "signIn"
+  /** Sends the door's request with `answer`; "opened" when it did its work, else the refusal's type. */
+  async function knock(door: Exclude<Door, "signIn">, answer: string): Promise<string> {
+    const agent = s.agent()
+    const email = address(door)
+    const response = door === "emailSignIn" ? await askForLink(agent, email, { altcha: answer }) : await forgot(agent, email, { altcha: answer })
+    if (door === "emailSignIn") return new URL(String(response.headers.location), s.url).searchParams.get("error") ?? "opened"
+    return response.status === 200 ? "opened" : /robot/i.test(response.text) ? "BotChallengeFailed" : `status ${response.status}`
+  }
+
+  /** A sign-in with `answer` in the widget's field: the error type, or "opened". */
+  async function signInWith(answer: string): Promise<string> {
+    const agent = s.agent()
+    const token = await csrfToken(agent)
+    const response = await agent.post("/auth/callback/credentials").type("form").redirects(0).send({ csrfToken: token, username: label("door"), password: RIGHT, altcha: answer })
+    return new URL(String(response.headers.location), s.url).searchParams.get("error") ?? "opened"
+  }
+
+  const send = (door: Door, answer: string) => (door === "signIn" ? signInWith(answer) : knock(door, answer))
+
+  it.each<Door>(["emailSignIn", "forgotPassword", "signIn"])("%s", async (door) => {
+    s = await doorSite(store.adapter() as TransactionalAdapter, { altcha: ALTCHA, actions: { signIn: { afterFailures: 0 } } })
+    const agent = s.agent()
+    // A signed, fresh challenge with a solution that is not one (the work not done).
+    const wrong = widgetPayload(await fetchChallenge(agent), { counter: 7, derivedKey: "ab".repeat(32) })
+    expect(await send(door, wrong)).toBe("BotChallengeFailed")
+    const tampered = await solvedToken(agent, (challenge) => {
+      challenge.signature = `${challenge.signature?.slice(0, -2)}00`
+    })
+    expect(await send(door, tampered)).toBe("BotChallengeFailed")
+    const stale = await solvedToken(agent)
+    jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: Date.now() + (ALTCHA.expires + 5) * 1000 })
+    expect(await send(door, stale)).toBe("BotChallengeFailed")
+    jest.useRealTimers()
+    const good = await solvedToken(agent)
+    expect(await send(door, good)).toBe("opened")
+    expect(await send(door, good)).toBe("BotChallengeFailed")
   })
 })
