@@ -5,7 +5,7 @@
  * halves are derived once.
  */
 import { createPrivateKey, createPublicKey, sign, verify, type JsonWebKey } from "node:crypto"
-import type { JWK } from "jose"
+import type { Jwk as JWK } from "./jwk.js"
 import { InvalidOption } from "../errors.js"
 
 export type ServiceTokenAlgorithm = "ES256" | "EdDSA"

@@ -6,7 +6,8 @@
  * why (jose's error and code). This file loads jose and nothing of Gatehouse but the error classes,
  * so `gatehouse/service-tokens` suits a service that does not run Gatehouse.
  */
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWK, type JWTPayload } from "jose"
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from "jose"
+import type { Jwk as JWK, JwkSet as JSONWebKeySet, JwtClaims as JWTPayload } from "./jwk.js"
 import { InvalidOption } from "../core/named-errors.js"
 import { ServiceTokenInvalid } from "./errors.js"
 
