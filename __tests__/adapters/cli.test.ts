@@ -31,7 +31,7 @@ describe("gatehouse migrate", () => {
     } finally {
       console.restore()
     }
-    expect(console.out).toEqual(["Applied: 0001_initial, 0002_session_facts, 0003_two_factor, 0004_passwords, 0005_passkey_details, 0006_cookie_sessions, 0007_organizations, 0008_sso, 0009_scim, 0010_admin, 0011_api_keys", "The schema is up to date."])
+    expect(console.out).toEqual(["Applied: 0001_initial, 0002_session_facts, 0003_two_factor, 0004_passwords, 0005_passkey_details, 0006_cookie_sessions, 0007_organizations, 0008_sso, 0009_scim, 0010_admin, 0011_api_keys, 0012_identity_provider", "The schema is up to date."])
     const sqlite = new Database(file)
     const tables = sqlite.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>
     sqlite.close()

@@ -1,7 +1,7 @@
 /**
  * Issue #30's table on a live database: a database as the previous release left it (up to
  * 0009_scim), with two users, is upgraded in place by `migrate()` (0010 adds user_bans; nothing
- * else changes; 0011_api_keys follows). The old users are then listed and searched, one is banned, and removing that
+ * else changes; 0011_api_keys and 0012_identity_provider follow). The old users are then listed and searched, one is banned, and removing that
  * user's row removes its ban (the foreign key cascades). Undoing 0010 removes the table and
  * keeps the users; `dropTables` removes it too. On SQLite, PostgreSQL and MariaDB.
  */
@@ -41,7 +41,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
 
   it("migrate() applies 0010 in place; the old users are listed and can be banned, the ban going with its user's row; undoing 0010 and dropTables remove the table", async () => {
     expect(await exists("user_bans")).toBe(false)
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0010_admin", "0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0010_admin", "0011_api_keys", "0012_identity_provider"])
     expect(await migrate(adapter.db, { tablePrefix })).toEqual([])
 
     expect(await adapter.listUsers({ search: marker.toUpperCase(), limit: 10 })).toEqual([ada, bob])
@@ -57,7 +57,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
     expect(await exists("user_bans")).toBe(false)
     expect(await adapter.getUser(bob.id)).toEqual(bob)
 
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0010_admin", "0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0010_admin", "0011_api_keys", "0012_identity_provider"])
     expect(await adapter.getUserBan(bob.id)).toBeNull()
     await dropTables(adapter.db, { tablePrefix })
     for (const table of ["user_bans", "users"]) expect(await exists(table)).toBe(false)

@@ -1,7 +1,7 @@
 /**
  * Issue #31's table on a live database: a database as the previous release left it (up to
  * 0010_admin), with a user owning an organization, is upgraded in place by `migrate()` (0011 adds
- * api_keys; nothing else changes). The old user and organization then get keys; the hash is
+ * api_keys; nothing else changes; 0012_identity_provider follows). The old user and organization then get keys; the hash is
  * unique; removing the user's row removes the user's key but not the organization key they made,
  * and removing the organization's row removes its key (the foreign keys cascade; `created_by` has
  * none). Undoing 0011 removes the table and keeps the user; `dropTables` removes it too. On
@@ -58,7 +58,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
 
   it("migrate() applies 0011 in place; the old user and organization get keys, each gone with its owner's row; undoing 0011 and dropTables remove the table", async () => {
     expect(await exists("api_keys")).toBe(false)
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0011_api_keys", "0012_identity_provider"])
     expect(await migrate(adapter.db, { tablePrefix })).toEqual([])
 
     const adasKey = newKey({ userId: ada.id }, ada.id)
@@ -82,7 +82,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
     expect(await exists("api_keys")).toBe(false)
     expect(await adapter.getUser(bob.id)).toEqual(bob)
 
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0011_api_keys", "0012_identity_provider"])
     expect(await adapter.listApiKeys({ userId: bob.id })).toEqual([])
     await dropTables(adapter.db, { tablePrefix })
     for (const table of ["api_keys", "users"]) expect(await exists(table)).toBe(false)

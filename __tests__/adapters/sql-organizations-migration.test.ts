@@ -36,7 +36,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
 
   it("migrate() applies 0007 in place; the old user owns a new organization; undoing 0007 and dropTables remove the new tables", async () => {
     expect(await exists("organizations")).toBe(false)
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0007_organizations", "0008_sso", "0009_scim", "0010_admin", "0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0007_organizations", "0008_sso", "0009_scim", "0010_admin", "0011_api_keys", "0012_identity_provider"])
     expect(await migrate(adapter.db, { tablePrefix })).toEqual([])
 
     const organization = { id: randomUUID(), slug: `old-${randomUUID()}`, name: "Old Timers", logo: null, metadata: null, roles: null, createdAt: new Date(Math.floor(Date.now() / 1000) * 1000) }
@@ -48,7 +48,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
     for (const table of ["organizations", "members", "invitations"]) expect(await exists(table)).toBe(false)
     expect((await adapter.getUser(userId))?.name).toBe("Old Timer")
 
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0007_organizations", "0008_sso", "0009_scim", "0010_admin", "0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0007_organizations", "0008_sso", "0009_scim", "0010_admin", "0011_api_keys", "0012_identity_provider"])
     await dropTables(adapter.db, { tablePrefix })
     for (const table of ["organizations", "members", "invitations", "users"]) expect(await exists(table)).toBe(false)
   })

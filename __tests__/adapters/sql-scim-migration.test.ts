@@ -1,7 +1,7 @@
 /**
  * Issue #29's tables on a live database: a database as the previous release left it (up to
  * 0008_sso), with a user owning an organization that has an SSO connection, is upgraded in place
- * by `migrate()` (0009 adds scim_tokens, scim_users and scim_groups; nothing else changes; 0010_admin and 0011_api_keys follow). The
+ * by `migrate()` (0009 adds scim_tokens, scim_users and scim_groups; nothing else changes; 0010_admin, 0011_api_keys and 0012_identity_provider follow). The
  * old organization then gets a SCIM token, provisions its old owner and puts them in a group.
  * Undoing 0009 removes the three tables and keeps the organization and its connection;
  * `dropTables` removes them too. On SQLite, PostgreSQL and MariaDB.
@@ -52,7 +52,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
 
   it("migrate() applies 0009 in place; the old organization gets a token, a provisioned user and a group; undoing 0009 and dropTables remove the new tables", async () => {
     for (const table of ["scim_tokens", "scim_users", "scim_groups"]) expect(await exists(table)).toBe(false)
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0009_scim", "0010_admin", "0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0009_scim", "0010_admin", "0011_api_keys", "0012_identity_provider"])
     expect(await migrate(adapter.db, { tablePrefix })).toEqual([])
 
     const token = { id: randomUUID(), organizationId: organization.id, name: "Okta", tokenHash: `hash-${randomUUID()}`, createdAt: now, lastUsedAt: null }
@@ -81,7 +81,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
     expect(await adapter.getOrganization(organization.id)).toEqual(organization)
     expect(await adapter.getSsoConnection(connection.id)).toEqual(connection)
 
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0009_scim", "0010_admin", "0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0009_scim", "0010_admin", "0011_api_keys", "0012_identity_provider"])
     await dropTables(adapter.db, { tablePrefix })
     for (const table of ["scim_tokens", "scim_users", "scim_groups", "sso_connections", "organizations", "users"]) expect(await exists(table)).toBe(false)
   })

@@ -1,7 +1,7 @@
 /**
  * Issue #28's tables on a live database: a database as the previous release left it (up to
  * 0007_organizations), with a user owning an organization, is upgraded in place by `migrate()`
- * (0008 adds sso_connections and sso_domains; nothing else changes; 0009_scim, 0010_admin and 0011_api_keys follow). The old organization then
+ * (0008 adds sso_connections and sso_domains; nothing else changes; 0009_scim, 0010_admin, 0011_api_keys and 0012_identity_provider follow). The old organization then
  * gets a connection and a verified domain. Undoing 0009 and 0008 removes the new tables and keeps the
  * organization; `dropTables` removes them too. On SQLite, PostgreSQL and MariaDB.
  */
@@ -39,7 +39,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
 
   it("migrate() applies 0008 in place; the old organization gets a connection and a verified domain; undoing 0008 and dropTables remove the new tables", async () => {
     expect(await exists("sso_connections")).toBe(false)
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0008_sso", "0009_scim", "0010_admin", "0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0008_sso", "0009_scim", "0010_admin", "0011_api_keys", "0012_identity_provider"])
     expect(await migrate(adapter.db, { tablePrefix })).toEqual([])
 
     const connection = {
@@ -63,7 +63,7 @@ describe.each(["sqlite", "postgres", "mariadb"] as const)("upgrading a %s databa
     for (const table of ["sso_connections", "sso_domains"]) expect(await exists(table)).toBe(false)
     expect(await adapter.getOrganization(organization.id)).toEqual(organization)
 
-    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0008_sso", "0009_scim", "0010_admin", "0011_api_keys"])
+    expect(await migrate(adapter.db, { tablePrefix })).toEqual(["0008_sso", "0009_scim", "0010_admin", "0011_api_keys", "0012_identity_provider"])
     await dropTables(adapter.db, { tablePrefix })
     for (const table of ["sso_connections", "sso_domains", "organizations", "users"]) expect(await exists(table)).toBe(false)
   })

@@ -52,7 +52,7 @@ describe("MongoDBAdapter without a server", () => {
     expect(await adapter.getAuthenticator("credential")).toBeNull()
     expect(fake.db).toHaveBeenCalledTimes(1)
     expect(fake.db).toHaveBeenCalledWith("auth")
-    expect(fake.collection.mock.calls.map(([name]) => name)).toEqual(["users", "accounts", "sessions", "verification_tokens", "authenticators", "two_factor", "recovery_codes", "passwords", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups", "user_bans", "api_keys"])
+    expect(fake.collection.mock.calls.map(([name]) => name)).toEqual(["users", "accounts", "sessions", "verification_tokens", "authenticators", "two_factor", "recovery_codes", "passwords", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups", "user_bans", "api_keys", "oidc_records"])
     expect(fake.connect).not.toHaveBeenCalled()
   })
 
@@ -61,7 +61,7 @@ describe("MongoDBAdapter without a server", () => {
     const adapter = MongoDBAdapter(fake.client, { collections: { Users: "people", Sessions: "logins" } })
     await adapter.getUser(HEX)
     expect(fake.db).toHaveBeenCalledWith(undefined)
-    expect(fake.collection.mock.calls.map(([name]) => name)).toEqual(["people", "accounts", "logins", "verification_tokens", "authenticators", "two_factor", "recovery_codes", "passwords", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups", "user_bans", "api_keys"])
+    expect(fake.collection.mock.calls.map(([name]) => name)).toEqual(["people", "accounts", "logins", "verification_tokens", "authenticators", "two_factor", "recovery_codes", "passwords", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups", "user_bans", "api_keys", "oidc_records"])
   })
 
   it("a rejected client promise is not an unhandled rejection at construction; calls fail with its error", async () => {

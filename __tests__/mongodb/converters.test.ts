@@ -198,6 +198,7 @@ describe("collections and indexes", () => {
       ScimGroups: "scim_groups",
       UserBans: "user_bans",
       ApiKeys: "api_keys",
+      OidcRecords: "oidc_records",
     })
     expect(collectionNames({ collections: { Users: "people" } })).toEqual({ ...DEFAULT_COLLECTIONS, Users: "people" })
   })
@@ -235,12 +236,21 @@ describe("collections and indexes", () => {
       ],
       scim_groups: [{ key: { organizationId: 1, displayNameKey: 1 }, unique: true }, { key: { members: 1 } }],
       api_keys: [{ key: { keyHash: 1 }, unique: true }, { key: { userId: 1 } }, { key: { organizationId: 1 } }],
+      oidc_records: [
+        { key: { model: 1, id: 1 }, unique: true },
+        { key: { grantId: 1 } },
+        { key: { model: 1, uid: 1 } },
+        { key: { model: 1, userCode: 1 } },
+        { key: { accountId: 1, model: 1 } },
+        { key: { model: 1, clientId: 1 } },
+        { key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+      ],
     })
   })
 
   it("indexes follow custom collection names", () => {
     const names = collectionNames({ collections: { Users: "auth_users", VerificationTokens: "auth_tokens" } })
-    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups", "api_keys"])
+    expect(indexSpecs(names).map(({ collection }) => collection)).toEqual(["auth_users", "accounts", "sessions", "auth_tokens", "authenticators", "recovery_codes", "cookie_sessions", "session_revocations", "organizations", "members", "invitations", "sso_connections", "sso_domains", "scim_tokens", "scim_users", "scim_groups", "api_keys", "oidc_records"])
   })
 })
 

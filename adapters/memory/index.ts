@@ -5,8 +5,8 @@
  *
  * It behaves like a database with the SQL adapter's constraints: one user per email, one account
  * per provider + providerAccountId, one session per token; deleting a user removes its accounts,
- * sessions, authenticators, memberships, SCIM records, ban and API keys (deleting an organization
- * removes its API keys too). Records are copied in and out, so
+ * sessions, authenticators, memberships, SCIM records, ban, API keys and identity-provider records
+ * (deleting an organization removes its API keys too). Records are copied in and out, so
  * callers never hold the stored objects. A transaction undoes only its own writes when it fails (other requests' writes made
  * meanwhile stay), and its writes are visible to others before it ends (read uncommitted);
  * `lockUser` serialises the transactions that lock the same user (in this process: it is memory).
@@ -22,9 +22,10 @@ import { ssoMethods, type SsoMaps } from "./sso.js"
 import { forgetScimUser, scimMethods, type ScimMaps } from "./scim.js"
 import { adminMethods, forgetUserBan, type AdminMaps } from "./admin.js"
 import { apiKeyMethods, forgetOrganizationApiKeys, forgetUserApiKeys, type ApiKeyMaps } from "./api-keys.js"
+import { forgetUserOidcRecords, oidcRecordMethods, type OidcRecordMaps } from "./identity-provider.js"
 import { inTransaction, put, remove, userLocks } from "./transactions.js"
 
-interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps, SsoMaps, ScimMaps, AdminMaps, ApiKeyMaps {
+interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, OrganizationMaps, SsoMaps, ScimMaps, AdminMaps, ApiKeyMaps, OidcRecordMaps {
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
   authenticators: Map<string, AdapterAuthenticator>
@@ -61,7 +62,7 @@ class ConstraintError extends Error {
 }
 
 export function MemoryAdapter(): MemoryAdapterInstance {
-  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map(), ssoConnections: new Map(), domains: new Map(), scimTokens: new Map(), scimUsers: new Map(), scimGroups: new Map(), userBans: new Map(), apiKeys: new Map() }
+  const store: Store = { users: new Map(), accounts: new Map(), sessions: new Map(), tokens: new Map(), authenticators: new Map(), twoFactor: new Map(), recoveryCodes: new Map(), passwords: new Map(), cookieSessions: new Map(), sessionRevocations: new Map(), organizations: new Map(), members: new Map(), invitations: new Map(), ssoConnections: new Map(), domains: new Map(), scimTokens: new Map(), scimUsers: new Map(), scimGroups: new Map(), userBans: new Map(), apiKeys: new Map(), oidcRecords: new Map() }
   const byEmail = (email: string) => [...store.users.values()].find((user) => email !== "" && user.email === email)
   const lockUser = userLocks()
   const organizations = organizationMethods(store, put, remove)
@@ -117,6 +118,8 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       forgetUserBan(store, remove, id)
       // The user's own API keys; organization keys they made stay (createdBy is only a record).
       forgetUserApiKeys(store, remove, id)
+      // What the identity provider (issue #32) kept about the user: sessions, grants, tokens, codes.
+      forgetUserOidcRecords(store, remove, id)
       return copy(user)
     },
 
@@ -259,6 +262,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     ...scimMethods(store, put, remove),
     ...adminMethods(store, put, remove),
     ...apiKeyMethods(store, put, remove),
+    ...oidcRecordMethods(store, put, remove),
 
     transaction: (work) => inTransaction(adapter, work),
   }

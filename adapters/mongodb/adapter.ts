@@ -16,6 +16,7 @@ import { ssoMethods } from "./sso.js"
 import { pullScimMember, scimMethods } from "./scim.js"
 import { adminMethods } from "./admin.js"
 import { apiKeyMethods } from "./api-keys.js"
+import { oidcRecordMethods } from "./identity-provider.js"
 
 /** Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts). */
 export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser">> {
@@ -104,7 +105,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     },
     async deleteUser(id) {
       const _id = toObjectId(id)
-      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members, scimUsers, scimGroups, userBans, apiKeys } = await handles()
+      const { users, accounts, sessions, authenticators, twoFactor, recoveryCodes, passwords, verificationTokens, members, scimUsers, scimGroups, userBans, apiKeys, oidcRecords } = await handles()
       // One after the other: operations of a transaction must not run in parallel. The user goes
       // last, so if a step fails, deleteUser can simply be called again.
       return atomically(async (options) => {
@@ -116,6 +117,8 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
         await twoFactor.deleteOne({ _id: id as never }, options)
         await passwords.deleteOne({ _id: id as never }, options)
         await userBans.deleteOne({ _id }, options)
+        // What the identity provider (issue #32) kept about the user (its accountId is the id string).
+        await oidcRecords.deleteMany({ accountId: id }, options)
         const deleted = await users.findOneAndDelete({ _id }, options)
         // Sign-in links (and codes) still out for the user's address die with the user.
         if (typeof deleted?.email === "string") await verificationTokens.deleteMany({ identifier: deleted.email }, options)
@@ -272,6 +275,7 @@ export function build(shared: Shared, session?: ClientSession): MongoDBAdapterIn
     ...scimMethods(handles, opts, atomically),
     ...adminMethods(handles, opts),
     ...apiKeyMethods(handles, opts),
+    ...oidcRecordMethods(handles, opts),
 
     async transaction(work) {
       if (session) return work(adapter)

@@ -25,6 +25,7 @@ export interface CollectionNames {
   ScimGroups: string
   UserBans: string
   ApiKeys: string
+  OidcRecords: string
 }
 
 export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
@@ -48,6 +49,7 @@ export const DEFAULT_COLLECTIONS: Readonly<CollectionNames> = Object.freeze({
   ScimGroups: "scim_groups",
   UserBans: "user_bans",
   ApiKeys: "api_keys",
+  OidcRecords: "oidc_records",
 })
 
 export interface CollectionOptions {
@@ -88,6 +90,7 @@ export interface Handles {
   scimGroups: Collection
   userBans: Collection
   apiKeys: Collection
+  oidcRecords: Collection
 }
 
 /** The database and collection handles. `db()` and `collection()` only build handles: no I/O. */
@@ -116,6 +119,7 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
     scimGroups: db.collection(names.ScimGroups),
     userBans: db.collection(names.UserBans),
     apiKeys: db.collection(names.ApiKeys),
+    oidcRecords: db.collection(names.OidcRecords),
   }
 }
 
@@ -138,7 +142,10 @@ export function openHandles(client: MongoClient, databaseName: string | undefine
  * #30): users by (email, _id), every user (users without an email too, which the partial unique
  * index leaves out), for listing them a page at a time; bans need none (`_id` is the user's id).
  * API keys (issue #31): unique `keyHash`, plain `userId` and `organizationId` (a user's or an
- * organization's keys listed, and deleted with their owner).
+ * organization's keys listed, and deleted with their owner). Identity-provider records (issue
+ * #32): unique (model, id); plain `grantId` (a grant revoked), (model, uid), (model, userCode),
+ * (accountId, model) (a user's listed, and deleted with the user), (model, clientId); a TTL index
+ * on `expiresAt` (records without one, null, are kept).
  * Names are the server's defaults (`email_1`, ...).
  */
 export function indexSpecs(names: CollectionNames): { collection: string; indexes: IndexDescription[] }[] {
@@ -175,6 +182,18 @@ export function indexSpecs(names: CollectionNames): { collection: string; indexe
     },
     { collection: names.ScimGroups, indexes: [{ key: { organizationId: 1, displayNameKey: 1 }, unique: true }, { key: { members: 1 } }] },
     { collection: names.ApiKeys, indexes: [{ key: { keyHash: 1 }, unique: true }, { key: { userId: 1 } }, { key: { organizationId: 1 } }] },
+    {
+      collection: names.OidcRecords,
+      indexes: [
+        { key: { model: 1, id: 1 }, unique: true },
+        { key: { grantId: 1 } },
+        { key: { model: 1, uid: 1 } },
+        { key: { model: 1, userCode: 1 } },
+        { key: { accountId: 1, model: 1 } },
+        { key: { model: 1, clientId: 1 } },
+        { key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+      ],
+    },
   ]
 }
 

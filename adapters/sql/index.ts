@@ -6,8 +6,8 @@
  * Atomic where it matters: `useVerificationToken` hands a token to exactly one of concurrent
  * callers (DELETE ... RETURNING, or SELECT ... FOR UPDATE then DELETE on MySQL); `transaction`
  * lets the core create a user and link its account together; `deleteUser` removes the user's
- * accounts, sessions, authenticators, memberships, SCIM records, ban and API keys in one transaction even where
- * foreign keys are off; `lockUser` holds the user's row (SELECT ... FOR UPDATE; on SQLite the write lock) for the rest
+ * accounts, sessions, authenticators, memberships, SCIM records, ban, API keys and identity-provider
+ * records in one transaction even where foreign keys are off; `lockUser` holds the user's row (SELECT ... FOR UPDATE; on SQLite the write lock) for the rest
  * of a transaction, so two removals of a user's ways to sign in run one after the other.
  */
 import { randomUUID } from "node:crypto"
@@ -40,6 +40,7 @@ import { ssoMethods } from "./sso.js"
 import { forgetScimUser, scimMethods } from "./scim.js"
 import { adminMethods } from "./admin.js"
 import { apiKeyMethods } from "./api-keys.js"
+import { oidcRecordMethods } from "./identity-provider.js"
 
 export type SqlAdapterOptions = TableOptions
 
@@ -119,6 +120,8 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
         for (const table of [t.accounts, t.sessions, t.authenticators, t.recoveryCodes, t.twoFactor, t.passwords, t.members, t.userBans, t.apiKeys]) {
           await trx.deleteFrom(table).where("user_id", "=", id).execute()
         }
+        // What the identity provider (issue #32) kept about the user, of every model (no foreign key).
+        await trx.deleteFrom(t.oidcRecords).where("account_id", "=", id).execute()
         // Provisioned (SCIM) records of every organization, and the user's places in their groups.
         await forgetScimUser(trx, t, id)
         const user = row ? toUser(row, codec) : null
@@ -261,6 +264,7 @@ function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInst
     ...scimMethods(db, t, codec, atomically, inTransaction),
     ...adminMethods(db, t, codec),
     ...apiKeyMethods(db, t, codec, take),
+    ...oidcRecordMethods(db, t, codec),
 
     async transaction(work) {
       if (inTransaction) return work(adapter)

@@ -14,6 +14,7 @@ import { ssoMigration } from "./sso.js"
 import { scimMigration } from "./scim-schema.js"
 import { adminMigration } from "./admin-schema.js"
 import { apiKeysMigration } from "./api-keys-schema.js"
+import { identityProviderMigration } from "./identity-provider-schema.js"
 
 function initial(kind: SqlKind, t: TableNames): Migration {
   const type = columnTypes(kind)
@@ -125,7 +126,7 @@ function migrator(db: AnyDb, t: TableNames): Migrator {
   const kind = kindOf(db)
   return new Migrator({
     db,
-    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t), "0005_passkey_details": passkeyDetailsMigration(kind, t), "0006_cookie_sessions": cookieSessionsMigration(kind, t), "0007_organizations": organizationsMigration(kind, t), "0008_sso": ssoMigration(kind, t), "0009_scim": scimMigration(kind, t), "0010_admin": adminMigration(kind, t), "0011_api_keys": apiKeysMigration(kind, t) }) },
+    provider: { getMigrations: async () => ({ "0001_initial": initial(kind, t), "0002_session_facts": sessionFacts(kind, t), "0003_two_factor": twoFactor(kind, t), "0004_passwords": passwordsMigration(kind, t), "0005_passkey_details": passkeyDetailsMigration(kind, t), "0006_cookie_sessions": cookieSessionsMigration(kind, t), "0007_organizations": organizationsMigration(kind, t), "0008_sso": ssoMigration(kind, t), "0009_scim": scimMigration(kind, t), "0010_admin": adminMigration(kind, t), "0011_api_keys": apiKeysMigration(kind, t), "0012_identity_provider": identityProviderMigration(kind, t) }) },
     migrationTableName: t.migrations,
     migrationLockTableName: t.migrationLock,
   })
@@ -187,6 +188,7 @@ export async function dropSchema(db: AnyDb, t: TableNames): Promise<void> {
 
 async function dropEachTable(db: AnyDb, t: TableNames): Promise<void> {
   const kind = kindOf(db)
+  await identityProviderMigration(kind, t).down?.(db)
   await apiKeysMigration(kind, t).down?.(db)
   await adminMigration(kind, t).down?.(db)
   await scimMigration(kind, t).down?.(db)

@@ -26,9 +26,10 @@ export interface TableNames {
   scimGroups: string
   userBans: string
   apiKeys: string
+  oidcRecords: string
   migrations: string
   migrationLock: string
-  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts, sso.ts, scim.ts, api-keys-schema.ts). */
+  /** The indexes and named constraints (schema.ts, cookie-sessions.ts, organizations.ts, sso.ts, scim.ts, api-keys-schema.ts, identity-provider-schema.ts). */
   index: IndexNames
 }
 
@@ -63,6 +64,14 @@ export interface IndexNames {
   apiKeysHashUnique: string
   apiKeysUserId: string
   apiKeysOrgId: string
+  oidcRecordsPk: string
+  oidcRecordsGrantId: string
+  oidcRecordsUid: string
+  oidcRecordsUserCode: string
+  oidcRecordsAccountId: string
+  oidcRecordsClientId: string
+  oidcRecordsExpiresAt: string
+  oidcRecordsSeq: string
 }
 
 export interface TableOptions {
@@ -101,6 +110,7 @@ function names(prefix: string): TableNames {
     scimGroups: `${prefix}scim_groups`,
     userBans: `${prefix}user_bans`,
     apiKeys: `${prefix}api_keys`,
+    oidcRecords: `${prefix}oidc_records`,
     migrations: `${prefix}gatehouse_migration`,
     migrationLock: `${prefix}gatehouse_migration_lock`,
   }
@@ -142,6 +152,16 @@ function names(prefix: string): TableNames {
     apiKeysHashUnique: `${table.apiKeys}_hash_unique`,
     apiKeysUserId: `${table.apiKeys}_user_id_index`,
     apiKeysOrgId: `${table.apiKeys}_org_id_index`,
+    // Identity-provider records (issue #32). The (model, ...) ones are lookups within a model.
+    oidcRecordsPk: `${table.oidcRecords}_pk`,
+    oidcRecordsGrantId: `${table.oidcRecords}_grant_id_index`,
+    oidcRecordsUid: `${table.oidcRecords}_model_uid_index`,
+    oidcRecordsUserCode: `${table.oidcRecords}_model_user_code_index`,
+    oidcRecordsAccountId: `${table.oidcRecords}_account_id_index`,
+    oidcRecordsClientId: `${table.oidcRecords}_model_client_id_index`,
+    oidcRecordsExpiresAt: `${table.oidcRecords}_expires_at_index`,
+    // MySQL/MariaDB only: the index its AUTO_INCREMENT column needs (the insertion order).
+    oidcRecordsSeq: `${table.oidcRecords}_seq_index`,
   }
   return { ...table, index }
 }

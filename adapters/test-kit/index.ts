@@ -25,6 +25,7 @@ import { ssoChecks } from "./sso.js"
 import { scimChecks } from "./scim.js"
 import { adminChecks } from "./admin.js"
 import { apiKeyChecks } from "./api-keys.js"
+import { identityProviderChecks } from "./identity-provider.js"
 
 export function runAdapterContract(name: string, options: AdapterContractOptions): void {
   describe(`${name}: adapter contract`, () => {
@@ -67,6 +68,7 @@ export function runAdapterContract(name: string, options: AdapterContractOptions
     describe("SCIM tokens, users and groups (Gatehouse extensions)", () => scimChecks(context))
     describe("finding users and bans for the admin tools (Gatehouse extensions)", () => adminChecks(context))
     describe("API keys of users and organizations (Gatehouse extensions)", () => apiKeyChecks(context))
+    describe("Identity provider records (Gatehouse extensions)", () => identityProviderChecks(context))
   })
 }
 
