@@ -12,6 +12,7 @@ import { botProtection } from "./bot-protection/capability.js"
 import { devices } from "./devices/capability.js"
 import { emailCodes } from "./email-codes/capability.js"
 import { federation } from "./federation/capability.js"
+import { identityProvider } from "./identity-provider/capability.js"
 import { notices } from "./notices/capability.js"
 import { organizations } from "./organizations/capability.js"
 import { passkeys } from "./passkeys/capability.js"
@@ -22,9 +23,9 @@ import { sso } from "./sso/capability.js"
 import { tokens } from "./tokens/capability.js"
 import { twoFactor } from "./two-factor/capability.js"
 
-export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, organizations, sso, scim, admin, apiKeys, serviceTokens, botProtection, audit]
+export const CAPABILITIES: readonly Capability[] = [devices, account, passkeys, federation, tokens, password, twoFactor, emailCodes, notices, organizations, sso, scim, admin, apiKeys, serviceTokens, botProtection, identityProvider, audit]
 
 // Named as well as listed, so that the published types load each capability's declarations (its
 // action names join `AuthAction`, its options `AuthConfig`, its events `EventCallbacks`, its resolved
 // options `CapabilityConfig`, from its folder).
-export { account, admin, apiKeys, audit, botProtection, devices, emailCodes, federation, notices, organizations, passkeys, password, scim, serviceTokens, sso, tokens, twoFactor }
+export { account, admin, apiKeys, audit, botProtection, devices, emailCodes, federation, identityProvider, notices, organizations, passkeys, password, scim, serviceTokens, sso, tokens, twoFactor }

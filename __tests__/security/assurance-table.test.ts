@@ -106,6 +106,10 @@ const ROWS: Row[] = [
   { name: "GET api-keys", need: "session" },
   { name: "POST api-keys/revoke", need: "session", body: { keyId: "none" } },
   { name: "POST api-keys/create", need: "recent", body: { name: "CI" } },
+  PUBLIC("GET oidc-interaction", "a step of an authorization request at the identity provider: a dead session is nobody (sent to sign in), and the step finishes only with the browser's own interaction cookie"),
+  PUBLIC("POST oidc-interaction", "the consent form of such a step: a dead session is sent to sign in, and the grant is only ever the signed-in user's"),
+  { name: "GET connected-apps", need: "session" },
+  { name: "POST connected-apps/revoke", need: "session", body: { clientId: "none" } },
   { name: "GET admin", need: "recent" },
   { name: "GET admin/none", need: "recent" },
   { name: "POST admin/ban", need: "recent", body: { userId: "none" } },
@@ -179,6 +183,7 @@ function buildApp(strategy: "jwt" | "database", adapter: MemoryAdapterInstance):
     admin: { isAdmin: () => true, impersonation: { admins: true } },
     serviceTokens: true,
     apiKeys: true,
+    oidcProvider: true,
   }
   const app = express()
   app.use("/auth", authRouter(config))

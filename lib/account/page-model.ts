@@ -15,6 +15,7 @@ import { accountHeader, type AccountHeader } from "./header.js"
 import { organizationsSection, type OrganizationsSection } from "./organizations-section.js"
 import { accountApiKeysSection } from "../api-keys/account-section.js"
 import type { ApiKeysSection } from "../api-keys/page-section.js"
+import { accountConnectedAppsSection, type ConnectedAppsSection } from "../identity-provider/account-section.js"
 
 export interface PasskeyItem {
   id: string
@@ -68,6 +69,8 @@ export interface AccountModel {
   organizations?: OrganizationsSection
   /** The user's API keys, when the `apiKeys` option is on with `userKeys` (lib/api-keys/account-section.ts). */
   apiKeys?: ApiKeysSection
+  /** The apps the user allowed, when the `oidcProvider` option is on (lib/identity-provider/account-section.ts). */
+  connectedApps?: ConnectedAppsSection
   /** The in-page navigation: the sections this page has, in order. */
   sections: Array<{ id: string; label: string }>
 }
@@ -116,6 +119,7 @@ export async function accountModel(
   const twoFactor = await twoFactorStatus(ctx, holder.user.id, back, tag)
   const organizations = await organizationsSection(ctx, holder.user, back, t)
   const apiKeys = await accountApiKeysSection(ctx, holder.user.id, back, t, tag)
+  const connectedApps = await accountConnectedAppsSection(ctx, holder.user.id, back, t, tag)
   const changePasswordUrl = config.providers.list.some(isPasswordProvider) ? `${base}/change-password?${new URLSearchParams({ callbackUrl: back })}` : undefined
   const sections = [
     { id: "profile", label: t["account.profile.heading"] },
@@ -123,6 +127,7 @@ export async function accountModel(
     ...(sessions ? [{ id: "devices", label: t["account.devices.heading"] }] : []),
     ...(organizations ? [{ id: "organizations", label: t["organizations.account.heading"] }] : []),
     ...(apiKeys ? [{ id: "api-keys", label: t["apiKeys.heading"] }] : []),
+    ...(connectedApps ? [{ id: "connected-apps", label: t["oidcProvider.apps.heading"] }] : []),
     { id: "danger", label: t["account.danger.heading"] },
   ]
   return {
@@ -132,11 +137,12 @@ export async function accountModel(
     twoFactor,
     organizations,
     apiKeys,
+    connectedApps,
     base,
     back,
-    // An API-key form's status is said in its section.
-    error: apiKeys?.claimed ? undefined : input.error,
-    saved: apiKeys?.claimed ? undefined : input.saved,
+    // An API-key or connected-app form's status is said in its section.
+    error: apiKeys?.claimed || connectedApps?.claimed ? undefined : input.error,
+    saved: apiKeys?.claimed || connectedApps?.claimed ? undefined : input.saved,
     user: { name: holder.user.name ?? "", email: holder.user.email },
     emailChange: config.providers.list.some((provider) => provider.type === "email"),
     changePasswordUrl,

@@ -31,7 +31,7 @@ declare module "../types.js" {
 declare module "../base-types.js" {
   interface DefaultSession {
     /** With API keys on: how this request is signed in, by a session or by an API key. */
-    via?: "session" | "apiKey"
+    via?: "session" | "apiKey" | "accessToken"
     /** A request signed in by an API key: the key (never the key itself). */
     apiKey?: ApiKeyFact
   }

@@ -1,6 +1,7 @@
 /** The actions of the spec and of every capability, and how their paths look under the base path. */
 import type { AuthAction } from "../types.js"
 import { CAPABILITIES } from "../capabilities.js"
+import type { Mount } from "./capability.js"
 
 const CORE_ACTIONS: readonly AuthAction[] = [
   "callback",
@@ -28,6 +29,9 @@ const PROVIDER_ACTIONS: ReadonlySet<string> = new Set(["signin", "callback", "we
 /** Actions whose path goes on for several segments (a capability's `deepPaths`): the handler reads them. */
 const DEEP_ACTIONS: ReadonlySet<string> = new Set(CAPABILITIES.flatMap((capability) => capability.deepPaths ?? []))
 const MAX_DEEP_SEGMENTS = 6
+
+/** The capabilities' raw-request protocols (lib/core/capability.ts `Mount`), in the order of lib/capabilities.ts. */
+export const MOUNTS: readonly Mount[] = CAPABILITIES.flatMap((capability) => (capability.mount ? [capability.mount] : []))
 
 export function isAuthAction(value: unknown): value is AuthAction {
   return typeof value === "string" && ACTION_SET.has(value)

@@ -31,6 +31,7 @@
 import type { AuditRecord, AuditType, AuthConfig, CapabilityConfigOptions, CapabilityPages, EventCallbacks, ResponseInternal } from "../types.js"
 import type { Provider } from "../providers/types.js"
 import type { Adapter } from "../adapters.js"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import type { RequestContext } from "./context.js"
 import type { CapabilityConfig, ResolvedConfig } from "./config/resolved.js"
 import type { WarningCode } from "../warnings.js"
@@ -104,9 +105,27 @@ export interface CapabilityOptions {
   readonly resolve?: (config: AuthConfig, context: OptionsContext) => Partial<CapabilityConfig>
 }
 
+/**
+ * A protocol of its own that takes the raw Node request under one path segment of the router
+ * (`<base>/oidc/...`: the identity provider's `oidc-provider`, a Koa app): the router hands it the
+ * request before any action is parsed, with the path after the segment.
+ */
+export interface Mount {
+  /** The segment for this configuration (`"oidc"`), or undefined when the capability is off. */
+  segment(config: ResolvedConfig): string | undefined
+  /**
+   * Answers the request. `ctx` is the request as every action sees it (its action is the
+   * segment); `raw` the Node request and response, `rest` the path after the segment (`/token`,
+   * or "" for the segment itself), `mountPath` the path up to and including the segment.
+   */
+  handle(ctx: RequestContext, raw: { readonly req: IncomingMessage; readonly res: ServerResponse; readonly rest: string; readonly mountPath: string }): Promise<void>
+}
+
 export interface Capability {
   /** A short name, for logs and the map (lib/README.md). */
   readonly name: string
+  /** Its raw-request protocol under a path segment of the router, when it has one (lib/express/router.ts). */
+  readonly mount?: Mount
   /** Action name -> its routes. A name may be taken once across the core and every capability. */
   readonly routes?: Readonly<Record<string, Routes>>
   /** Actions whose path has a second segment (`sessions/revoke`): the handler checks it. */

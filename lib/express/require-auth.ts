@@ -31,6 +31,7 @@ import { apiKeyRule, callerOf, holdsScopes, keySession, keySettings, refuseKey, 
 import { ApiKeyRequired, InsufficientScope } from "../api-keys/errors.js"
 import type { ApiKeyCaller } from "../api-keys/caller.js"
 import type { ResolvedApiKeys } from "../api-keys/settings.js"
+import { accessTokenRule, refuseToken, requestAccessToken, tokenCaller, tokenSession, type AccessTokenOption } from "../identity-provider/guard.js"
 
 export interface RequireAuthOptions {
   /** Decides for this route instead of `callbacks.authorized`. */
@@ -57,6 +58,13 @@ export interface RequireAuthOptions {
   apiKey?: boolean | "only"
   /** API keys: the key must hold this scope (every one of a list). Sessions are not scoped. */
   scope?: string | readonly string[]
+  /**
+   * Identity provider (issue #32): take the access tokens the app's `oidcProvider` issued for its
+   * APIs (`Authorization: Bearer <JWT>`), with `audience` (the resource) and `scope` to hold;
+   * `only: true` takes nothing else; `resourceMetadata` is told to clients in `WWW-Authenticate`
+   * (RFC 9728, what MCP clients follow).
+   */
+  accessToken?: AccessTokenOption
 }
 
 /** The session's sign-in is recent enough for `maxAge` (a session without `authTime` never is). */
@@ -163,6 +171,7 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
   /** Configurations the rule was checked against (declared permissions, organizations on). */
   const checked = new WeakSet<ResolvedConfig>()
   const keys = apiKeyRule(options?.apiKey, options?.scope)
+  const tokens = accessTokenRule(options?.accessToken)
 
   // Each step answers at once when it can (a static configuration, a cookie session read from the
   // caches, the default `authorized`), so a signed-in request reaches the route in the same tick.
@@ -173,6 +182,12 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
   }
 
   function checkWith(req: GatehouseRequest, res: GatehouseResponse, resolved: ResolvedConfig): boolean | Promise<boolean> {
+    if (tokens) {
+      if (!resolved.oidcProvider) throw new InvalidOption("requireAuth: accessToken needs the oidcProvider option")
+      const token = requestAccessToken(req)
+      if (token !== undefined) return tokenCaller(res, resolved, tokens, token).then((found) => (found === false ? false : afterRead(req, res, resolved, tokenSession(found))))
+      if (tokens.only) return refuseToken(res, tokens, "missing")
+    }
     if (keys) {
       const settings = keySettings(resolved)
       const presented = requestKey(req, settings)

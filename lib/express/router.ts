@@ -8,7 +8,11 @@
 import { UnknownAction } from "../errors.js"
 import type { AuthConfigInput } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolved.js"
-import { parseActionPath, parseAssetPath } from "../core/actions.js"
+import { MOUNTS, parseActionPath, parseAssetPath } from "../core/actions.js"
+import type { Mount } from "../core/capability.js"
+import { createContext } from "../core/context.js"
+import type { AuthAction } from "../types.js"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { assetResponse } from "../pages/assets.js"
 import { dispatch } from "../core/dispatch.js"
 import { publicError } from "../core/error-outcome.js"
@@ -35,6 +39,16 @@ function actionPath(fullPath: string, routingBase: string): string | undefined {
   if (!fullPath.startsWith(base)) return undefined
   const rest = fullPath.slice(base.length)
   return rest.startsWith("/") && rest !== "/" ? rest : undefined
+}
+
+/** The capability protocol under the path's first segment (`/oidc/token`), with the path after it. */
+function mountedAt(config: ResolvedConfig, rest: string): { mount: Mount; segment: string; after: string } | undefined {
+  for (const mount of MOUNTS) {
+    const segment = mount.segment(config)
+    if (!segment) continue
+    if (rest === `/${segment}` || rest.startsWith(`/${segment}/`)) return { mount, segment, after: rest.slice(segment.length + 1) }
+  }
+  return undefined
 }
 
 function answerOutsideAction(res: GatehouseResponse, config: ResolvedConfig | undefined, error: unknown, page?: { req: GatehouseRequest; base: string }): void {
@@ -66,6 +80,12 @@ export function authRouter(config: AuthConfigInput): Middleware {
     const rest = actionPath(fullPath, mount || resolved.basePath)
     if (rest === undefined) return next()
     try {
+      const mounted = MOUNTS.length ? mountedAt(resolved, rest) : undefined
+      if (mounted) {
+        const basePath = resolved.basePathExplicit ? resolved.basePath : mount || resolved.basePath
+        const ctx = createContext(resolved, toInternalRequest(req, resolved, { action: mounted.segment as AuthAction, basePath }))
+        return await mounted.mount.handle(ctx, { req: req as unknown as IncomingMessage, res: res as unknown as ServerResponse, rest: mounted.after, mountPath: fullPath.slice(0, fullPath.length - mounted.after.length) })
+      }
       const asset = req.method === "GET" || req.method === "HEAD" ? parseAssetPath(rest) : undefined
       const served = asset ? assetResponse(asset) : undefined
       if (served) return writeResponse(res, served)

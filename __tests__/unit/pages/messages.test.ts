@@ -90,6 +90,7 @@ describe("the tables", () => {
       ServiceTokenInvalid: 401, ServiceTokenScopeDenied: 403, ServiceTokensUnavailable: 404,
       // Issue #31: API keys (a key refused, a key not found, the option or this kind of key off).
       ApiKeyInvalid: 401, ApiKeyExpired: 401, ApiKeyRequired: 401, InsufficientScope: 403, ApiKeyNotFound: 404, ApiKeysUnavailable: 404,
+      AccessTokenInvalid: 401, AccessTokenRequired: 401, IdentityProviderUnavailable: 404, InteractionNotFound: 400, OidcClientNotFound: 404,
     })
     expect(DEFAULT_ERROR_PAGE.status).toBe(200)
   })
