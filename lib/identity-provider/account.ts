@@ -1,6 +1,6 @@
 /**
- * Users as `oidc-provider` accounts: `findAccount` reads the stored user (a deleted user has no
- * account, so their tokens stop working at userinfo and introspection), and `claims` gives what
+ * Users as `oidc-provider` accounts: `findAccount` reads the stored user (a deleted or banned user
+ * has no account: their refresh tokens and userinfo stop working at once), and `claims` gives what
  * each scope releases: `openid` the subject (the user's id), `profile` the name and picture,
  * `email` the address and whether it is verified, `organization` (organizations on) the user's
  * organizations with their role, and the app's own claims from `oidcProvider.claims`, each released
@@ -31,6 +31,8 @@ async function organizationsOf(config: ResolvedConfig, userId: string): Promise<
 export async function findAccount(config: ResolvedConfig, options: ResolvedOidcProvider, sub: string, clientId: string | undefined): Promise<Account | undefined> {
   const user = await config.adapter!.getUser!(sub)
   if (!user) return undefined
+  // A banned user (admin tools, issue #30) is no account: refreshes and userinfo stop at once.
+  if (config.admin && (await (await import("../admin/bans.js")).activeBan(config, user.id))) return undefined
   return {
     accountId: user.id,
     async claims(use, scope) {

@@ -6,7 +6,28 @@
  * answers `invalid_grant`, with the grant's tokens revoked, as a replayed code is.
  */
 import type { ResolvedConfig } from "../core/config/resolved.js"
+import { openToken, sealToken } from "../jwt/codec.js"
 import type { AdapterOidcRecord } from "./adapter.js"
+
+/** A stored client's secret is sealed with the app's secret (the adapter never holds it in clear). */
+const SECRET_SALT = "gatehouse.identity-provider.client-secret"
+const SEAL_SECONDS = 100 * 365 * 24 * 60 * 60
+const SEALED = "gatehouse_sealed_secret"
+
+function sealSecret(payload: Payload, config: ResolvedConfig): Payload {
+  if (typeof payload.client_secret !== "string") return payload
+  const { client_secret: secret, ...rest } = payload
+  return { ...rest, [SEALED]: sealToken({ secret }, config.secrets[0] as string, SECRET_SALT, SEAL_SECONDS) }
+}
+
+function openSecret(payload: Payload, config: ResolvedConfig): Payload {
+  const sealed = payload[SEALED]
+  if (typeof sealed !== "string") return payload
+  const { [SEALED]: _sealed, ...rest } = payload
+  const secret = openToken(sealed, config.secrets, SECRET_SALT)?.payload.secret
+  // A secret no app secret opens (the app's secret was replaced): the client cannot authenticate.
+  return typeof secret === "string" ? { ...rest, client_secret: secret } : rest
+}
 
 type Payload = Record<string, unknown> & { consumed?: number }
 
@@ -17,7 +38,8 @@ export interface ProviderErrors {
 
 const text = (value: unknown): string | null => (typeof value === "string" && value ? value : null)
 
-function toRecord(model: string, id: string, payload: Payload, expiresIn: number | undefined): AdapterOidcRecord {
+export function toRecord(model: string, id: string, given: Payload, expiresIn: number | undefined, config: ResolvedConfig): AdapterOidcRecord {
+  const payload = model === "Client" ? sealSecret(given, config) : given
   return {
     model,
     id,
@@ -32,9 +54,10 @@ function toRecord(model: string, id: string, payload: Payload, expiresIn: number
   }
 }
 
-export function fromRecord(record: AdapterOidcRecord | null): Payload | undefined {
+export function fromRecord(record: AdapterOidcRecord | null, config: ResolvedConfig): Payload | undefined {
   if (!record) return undefined
-  const payload = JSON.parse(record.payload) as Payload
+  const parsed = JSON.parse(record.payload) as Payload
+  const payload = record.model === "Client" ? openSecret(parsed, config) : parsed
   if (record.consumedAt) payload.consumed = Math.floor(record.consumedAt.getTime() / 1000)
   else delete payload.consumed
   return payload
@@ -50,19 +73,19 @@ export function storageFor(config: ResolvedConfig, errors: ProviderErrors) {
     }
 
     async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
-      await adapter.putOidcRecord!(toRecord(this.model, id, payload, expiresIn))
+      await adapter.putOidcRecord!(toRecord(this.model, id, payload, expiresIn, config))
     }
 
     async find(id: string): Promise<Payload | undefined> {
-      return fromRecord(await adapter.getOidcRecord!(this.model, id))
+      return fromRecord(await adapter.getOidcRecord!(this.model, id), config)
     }
 
     async findByUserCode(userCode: string): Promise<Payload | undefined> {
-      return fromRecord(await adapter.findOidcRecord!(this.model, { userCode }))
+      return fromRecord(await adapter.findOidcRecord!(this.model, { userCode }), config)
     }
 
     async findByUid(uid: string): Promise<Payload | undefined> {
-      return fromRecord(await adapter.findOidcRecord!(this.model, { uid }))
+      return fromRecord(await adapter.findOidcRecord!(this.model, { uid }), config)
     }
 
     async consume(id: string): Promise<void> {
