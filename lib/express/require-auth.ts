@@ -31,7 +31,8 @@ import { apiKeyRule, callerOf, holdsScopes, keySession, keySettings, refuseKey, 
 import { ApiKeyRequired, InsufficientScope } from "../api-keys/errors.js"
 import type { ApiKeyCaller } from "../api-keys/caller.js"
 import type { ResolvedApiKeys } from "../api-keys/settings.js"
-import { accessTokenRule, refuseToken, requestAccessToken, tokenCaller, tokenSession, type AccessTokenOption } from "../identity-provider/guard.js"
+import { accessTokenRule, presentsBearer, refuseToken, requestAccessToken, tokenCaller, tokenSession, type AccessTokenOption } from "../identity-provider/guard.js"
+import { AccessTokenInvalid } from "../identity-provider/errors.js"
 
 export interface RequireAuthOptions {
   /** Decides for this route instead of `callbacks.authorized`. */
@@ -186,6 +187,8 @@ export function requireAuth(config: AuthConfigInput, options?: RequireAuthOption
       if (!resolved.oidcProvider) throw new InvalidOption("requireAuth: accessToken needs the oidcProvider option")
       const token = requestAccessToken(req)
       if (token !== undefined) return tokenCaller(res, resolved, tokens, token).then((found) => (found === false ? false : afterRead(req, res, resolved, tokenSession(found))))
+      // Another bearer token (an opaque one, garbage) is refused as RFC 6750 says, unless it is an API key the route takes.
+      if (presentsBearer(req) && !(keys && requestKey(req, keySettings(resolved)) !== undefined)) return refuseToken(res, tokens, new AccessTokenInvalid("The bearer token is not an access token this provider issued for an API"))
       if (tokens.only) return refuseToken(res, tokens, "missing")
     }
     if (keys) {

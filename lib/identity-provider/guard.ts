@@ -57,6 +57,12 @@ export function requestAccessToken(req: GatehouseRequest): string | undefined {
   return token && token.split(".").length === 3 ? token : undefined
 }
 
+/** The request carries `Authorization: Bearer ...` of any kind. */
+export function presentsBearer(req: GatehouseRequest): boolean {
+  const header = req.headers.authorization
+  return typeof header === "string" && /^Bearer\b/i.test(header)
+}
+
 /** `WWW-Authenticate` for a refusal (RFC 6750 section 3, RFC 9728 section 5.1). */
 function challenge(rule: AccessTokenRule, error?: "invalid_token" | "insufficient_scope", scopes?: readonly string[]): string {
   const parts = ['Bearer realm="api"']

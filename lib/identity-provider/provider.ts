@@ -181,7 +181,8 @@ async function build(ctx: RequestContext, options: ResolvedOidcProvider, issuer:
       devInteractions: { enabled: false },
       deviceFlow: { enabled: options.deviceFlow, userCodeInputSource: deviceInputSource, userCodeConfirmSource: deviceConfirmSource, successSource: deviceDoneSource },
       clientCredentials: { enabled: options.clientCredentials as never },
-      introspection: { enabled: true },
+      // A client introspects its own tokens only (resource servers check the JWTs locally).
+      introspection: { enabled: true, allowedPolicy: async (_koa, client, token) => (token as { clientId?: string }).clientId === client.clientId },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource: loggedOutSource },

@@ -47,10 +47,10 @@ function need(koa: KoaLike) {
   return ctx
 }
 
-const DIGITS_ONLY = /^[0-9 -]*$/
-
 export async function deviceInputSource(koa: KoaLike, form: string, _out: unknown, error?: { name?: string; userCode?: string }): Promise<void> {
   const ctx = need(koa)
+  // The person pressed Cancel on the confirmation (oidc-provider's AbortedError): the device is refused, the person sees the end page.
+  if (error?.name === "AbortedError") return write(koa, deviceDonePage(ctx, { client: clientView(koa), aborted: true }))
   const { action, xsrf } = formParts(form)
   const reason = !error ? undefined : error.name === "NoCodeError" ? "missing" : error.name === "ExpiredError" ? "expired" : "invalid"
   write(koa, deviceInputPage(ctx, { action, xsrf, ...(error?.userCode && { userCode: error.userCode }), ...(reason && { error: reason }), digits: false }, error ? 400 : 200))
@@ -86,12 +86,5 @@ export async function renderProviderError(koa: KoaLike, out: { error?: string; e
     koa.body = `${out.error ?? "error"}: ${out.error_description ?? ""}`
     return
   }
-  // The device flow's "abort" ends here as access_denied: the device is told, the person sees the end page.
-  if (out.error === "access_denied" && koa.oidc?.client && /\/device\b/.test(koa.req.url ?? "")) {
-    write(koa, deviceDonePage(ctx, { client: clientView(koa), aborted: true }))
-    return
-  }
   write(koa, providerErrorPage(ctx, { error: out.error ?? "server_error", ...(out.error_description && { description: out.error_description }) }, status))
 }
-
-export { DIGITS_ONLY }
