@@ -2,7 +2,8 @@
  * The admin pages' view models (issue #30): plain data for ./views/admin-list.ejs and
  * ./views/admin-user.ejs, with every text already in the page's language and every date formatted.
  * They decide which forms are shown from the configuration and the user's state; the actions
- * decide again whatever a form sends (actions/post.ts).
+ * decide again whatever a form sends (actions/post.ts). The list page also shows the identity
+ * provider's clients when it is on (lib/identity-provider/admin-section.ts, issue #32).
  */
 import type { RequestContext } from "../core/context.js"
 import { format, type Messages } from "../i18n/index.js"
@@ -16,6 +17,7 @@ import type { AdminUserSummary, UserPage } from "./users.js"
 import type { AdminUserDetails } from "./support.js"
 import { statusOf } from "./page-texts.js"
 import { adminPageUrl, userPageUrl } from "./actions/common.js"
+import { adminOidcClientsSection, type OidcClientsSection } from "../identity-provider/admin-section.js"
 
 type Status = { saved?: string; error?: string }
 
@@ -46,11 +48,14 @@ export interface ListModel {
   users: UserItem[]
   nextUrl?: string
   status: Status
+  /** The identity provider's clients (issue #32); absent when it is off. */
+  oidcClients?: OidcClientsSection
 }
 
 export async function listModel(ctx: RequestContext, page: UserPage, input: PageInput & { search?: string }): Promise<ListModel> {
   const { t } = input
   const search = (input.search ?? "").trim()
+  const oidcClients = await adminOidcClientsSection(ctx, t, input.tag)
   return {
     csrfToken: input.csrfToken,
     header: await accountHeader(ctx, t),
@@ -62,6 +67,7 @@ export async function listModel(ctx: RequestContext, page: UserPage, input: Page
     // The next page keeps the search it continues.
     nextUrl: page.next ? adminPageUrl(ctx, { cursor: page.next, ...(search && { search }) }) : undefined,
     status: statusOf(t, input.saved, input.error),
+    ...(oidcClients && { oidcClients }),
   }
 }
 

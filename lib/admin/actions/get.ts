@@ -2,7 +2,8 @@
  * `GET admin` and `GET admin/<userId>` (issue #30): the user list (search, pages) and one user's
  * view, for an admin with a recent sign-in (guard.ts). A browser gets the admin page (signed out or
  * stale: the sign-in page first, coming back here); an API call (Accept: application/json) gets
- * the same data as JSON: `{ users, next }`, or the user's details. Nothing changes on a GET.
+ * the same data as JSON: `{ users, next }` (with `oidcClients` when the identity provider is on,
+ * issue #32), or the user's details. Nothing changes on a GET.
  */
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
@@ -14,6 +15,7 @@ import { adminOrSignIn } from "../guard.js"
 import { adminSettingsOf } from "../access.js"
 import { listUsers } from "../users.js"
 import { userDetails } from "../support.js"
+import { adminOidcClients } from "../../identity-provider/admin-section.js"
 import { adminListPage, adminUserPage } from "./page.js"
 import { adminPageUrl, userPageUrl } from "./common.js"
 
@@ -33,7 +35,7 @@ export async function adminGet(ctx: RequestContext): Promise<ResponseInternal> {
   if (userId === undefined) {
     const search = queryParam(ctx.request, "search")
     const page = await listUsers(ctx.config, { search, cursor: queryParam(ctx.request, "cursor"), limit: queryParam(ctx.request, "limit") })
-    return ctx.wantsJson ? json(page) : adminListPage(ctx, admin, page, { ...status, search })
+    return ctx.wantsJson ? json({ ...page, ...(await adminOidcClients(ctx)) }) : adminListPage(ctx, admin, page, { ...status, search })
   }
   const details = await userDetails(ctx.config, userId)
   return ctx.wantsJson ? json(details) : adminUserPage(ctx, admin, details, status)

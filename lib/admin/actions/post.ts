@@ -5,12 +5,15 @@
  * sign-in: guard.ts), and stop-impersonating (by the browser that impersonates, whoever it shows).
  * API calls (Accept: application/json) get JSON, or the error's status; forms go back to the
  * user's page (`?saved=<action>`, or `?error=<type>` for a refusal the page explains).
+ * With the identity provider on (issue #32), its clients too: create-oidc-client,
+ * rotate-oidc-client-secret (both answer a page that shows the secret once; JSON
+ * `{ client, clientSecret }`) and delete-oidc-client (lib/identity-provider/admin-section.ts).
  */
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { json, redirect } from "../../core/response.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
-import { AuthError, InvalidRequest, UnknownAction } from "../../errors.js"
+import { AuthError, InvalidOption, InvalidRequest, UnknownAction } from "../../errors.js"
 import { audit, reasonOf } from "../../audit/emit.js"
 import { requireAdmin, type AdminHolder } from "../guard.js"
 import { adminSettingsOf, targetUser } from "../access.js"
@@ -21,11 +24,16 @@ import { deleteUserAsAdmin, removeTwoFactor, revokeUserSessionsAsAdmin, sendPass
 import { startImpersonation } from "../impersonation/start.js"
 import { stopImpersonation } from "../impersonation/stop.js"
 import { adminPageUrl, field, userPageUrl } from "./common.js"
+import { OIDC_CLIENT_ACTIONS, OIDC_CLIENT_ERRORS, oidcClientAction } from "../../identity-provider/admin-section.js"
 
 /** Refusals the user page explains in place (anything else takes its usual outcome). */
 const EXPLAINED = new Set(["EmailInUse", "InvalidRequest", "ImpersonationDenied", "LastOwner", "MissingAdapterMethods"])
 
-type Next = { json: Record<string, unknown>; page?: string }
+/** The JSON answer; where a form goes next, or (`answer`) the page it gets instead. */
+type Next = { json: Record<string, unknown>; page?: string; answer?: ResponseInternal }
+
+/** The admin page's clients section (issue #32), where its forms come back to. */
+const CLIENTS = "#oidc-clients"
 
 /** What an admin may not do to themself here (their own account page deletes their account). */
 const NOT_TO_ONESELF = new Set(["ban", "delete-user"])
@@ -34,6 +42,12 @@ async function perform(ctx: RequestContext, admin: AdminHolder, action: string, 
   const { config } = ctx
   const actor = { userId: admin.user.id }
   if (NOT_TO_ONESELF.has(action) && userId === admin.user.id) throw new InvalidRequest(`An admin cannot ${action === "ban" ? "ban" : "delete"} themself from the admin tools`)
+  if (OIDC_CLIENT_ACTIONS.has(action)) {
+    // A deleted client goes back to the list saying so; a new secret's page links back to the list.
+    const back = `${adminPageUrl(ctx, action === "delete-oidc-client" ? { saved: action } : undefined)}${CLIENTS}`
+    const done = await oidcClientAction(ctx, action, admin.user.id, back)
+    return { json: done.json, page: done.back, answer: done.page }
+  }
   const back = typeof userId === "string" && userId ? userPageUrl(ctx, userId, { saved: action }) : undefined
   switch (action) {
     case "create-user": {
@@ -86,7 +100,8 @@ export async function adminPost(ctx: RequestContext): Promise<ResponseInternal> 
   const action = ctx.request.providerId ?? ""
   if (action === "stop-impersonating") return stop(ctx)
   const userId = field(ctx, "userId")
-  const page = typeof userId === "string" && userId && action !== "create-user" ? userPageUrl(ctx, userId) : adminPageUrl(ctx)
+  const clients = OIDC_CLIENT_ACTIONS.has(action)
+  const page = typeof userId === "string" && userId && action !== "create-user" && !clients ? userPageUrl(ctx, userId) : adminPageUrl(ctx)
   // A stale sign-in: the sign-in page, then back to the page the form was on.
   ctx.callbackUrl = page
   let next: Next
@@ -95,12 +110,17 @@ export async function adminPost(ctx: RequestContext): Promise<ResponseInternal> 
     next = await perform(ctx, admin, action, userId)
   } catch (error) {
     if (error instanceof AuthError) audit(ctx.config, { type: "admin.refused", outcome: "failure", reason: reasonOf(error), action, ...(typeof userId === "string" && { targetId: userId }) })
-    if (!ctx.wantsJson && !ctx.request.serverAction && error instanceof AuthError && EXPLAINED.has(error.type)) {
+    const explained = error instanceof AuthError && (EXPLAINED.has(error.type) || (clients && OIDC_CLIENT_ERRORS.has(error.type)))
+    if (error instanceof AuthError && explained && !ctx.wantsJson && !ctx.request.serverAction) {
       ctx.config.logger.debug(`admin/${action} refused: ${error.type}`)
-      return redirect(`${page}${page.includes("?") ? "&" : "?"}${new URLSearchParams({ error: error.type })}`)
+      return redirect(`${page}${page.includes("?") ? "&" : "?"}${new URLSearchParams({ error: error.type })}${clients ? CLIENTS : ""}`)
     }
+    // A client's bad input is the request's fault (400), not the configuration's.
+    if (clients && error instanceof InvalidOption) throw new InvalidRequest(error.message)
     throw error
   }
-  if (ctx.wantsJson || ctx.request.serverAction) return json(next.json)
+  // A client's secret is in the answer: never cached.
+  if (ctx.wantsJson || ctx.request.serverAction) return json(next.json, 200, clients ? { "Cache-Control": "no-store" } : undefined)
+  if (next.answer) return next.answer
   return redirect(next.page ?? page)
 }
