@@ -179,6 +179,8 @@ async function build(ctx: RequestContext, options: ResolvedOidcProvider, issuer:
     extraClientMetadata: { properties: ["resources"], validator: (koa, key, value, metadata) => checkClientMetadata(options, errors, koa, key, value, metadata) },
     features: {
       devInteractions: { enabled: false },
+      // Bearer tokens only: requireAuth and verifyAccessToken do not check DPoP proofs, so none is issued bound to one.
+      dPoP: { enabled: false },
       deviceFlow: { enabled: options.deviceFlow, userCodeInputSource: deviceInputSource, userCodeConfirmSource: deviceConfirmSource, successSource: deviceDoneSource },
       clientCredentials: { enabled: options.clientCredentials as never },
       // A client introspects its own tokens only (resource servers check the JWTs locally).
