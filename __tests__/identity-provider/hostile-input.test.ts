@@ -21,7 +21,7 @@ async function register(t: ProviderApp, metadata: Record<string, unknown>, token
     body: JSON.stringify(metadata),
   })
   const text = await response.text()
-  return { status: response.status, body: (text.startsWith("{") ? JSON.parse(text) : {}) as Record<string, unknown>, text }
+  return { status: response.status, headers: response.headers, body: (text.startsWith("{") ? JSON.parse(text) : {}) as Record<string, unknown>, text }
 }
 
 async function stillAnswers(t: ProviderApp): Promise<void> {
@@ -110,6 +110,9 @@ describe.each<EngineName>(["memory", "postgres"])("identity provider against hos
     it("is off by default", async () => {
       const refused = await register(t, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" })
       expect([400, 404]).toContain(refused.status)
+      // Nor is it offered to scripts on other origins.
+      const preflight = await fetch(`${t.issuer}/reg`, { method: "OPTIONS", headers: { origin: "https://tool.example", "access-control-request-method": "POST" } })
+      expect(preflight.headers.get("access-control-allow-origin")).toBeNull()
       const discovery = (await (await fetch(`${t.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>
       expect(discovery.registration_endpoint).toBeUndefined()
     })
@@ -118,8 +121,14 @@ describe.each<EngineName>(["memory", "postgres"])("identity provider against hos
       const open = await provider({ registration: true })
       const discovery = (await (await fetch(`${open.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>
       expect(discovery.registration_endpoint).toBe(`${open.issuer}/reg`)
+      // A client running in a browser (an MCP inspector) may register from its own origin: no cookies are involved.
+      const preflight = await fetch(`${open.issuer}/reg`, { method: "OPTIONS", headers: { origin: "https://tool.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } })
+      expect(preflight.status).toBe(204)
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("*")
+      expect(preflight.headers.get("access-control-allow-headers")).toMatch(/Content-Type/i)
       const registered = await register(open, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", client_name: "Registered Tool", grant_types: ["authorization_code", "refresh_token"] })
       expect(registered.status).toBe(201)
+      expect(registered.headers.get("access-control-allow-origin")).toBe("*")
       const clientId = String(registered.body.client_id)
       expect(registered.body).toMatchObject({ token_endpoint_auth_method: "none", redirect_uris: [REDIRECT], registration_access_token: expect.any(String) })
       expect(registered.body.client_secret).toBeUndefined()

@@ -129,6 +129,8 @@ export function toInternalRequest(req: GatehouseRequest, config: ResolvedConfig,
   const hints = hintsOf(req)
   const site = siteOf(config.authUrl, hints)
   const { search } = splitUrl(originalUrlOf(req))
+  // Read when an action asks (rate limits, devices, audit), not for every request.
+  let address: { value: string | undefined } | undefined
   const internal: InternalRequest = {
     method: (input.method ?? req.method ?? "GET").toUpperCase(),
     action: input.action,
@@ -140,7 +142,10 @@ export function toInternalRequest(req: GatehouseRequest, config: ResolvedConfig,
     body: input.body,
     readBody: input.body ? undefined : () => readExpressBody(req),
     cookies: cookiesOf(req),
-    clientAddress: clientAddress(req as Parameters<typeof clientAddress>[0]),
+    get clientAddress() {
+      address ??= { value: clientAddress(req as Parameters<typeof clientAddress>[0]) }
+      return address.value
+    },
     header: hints.header,
     trustForwarded: hints.trustForwarded,
     source: req as InternalRequest["source"],

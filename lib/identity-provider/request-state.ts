@@ -10,13 +10,13 @@ import { setCookieLines } from "../core/set-cookie.js"
 
 interface State {
   ctx: RequestContext
-  /** The app's signed-in user, or null. */
-  userId: string | null
+  /** The app's signed-in user, null for nobody, undefined when not read (a machine endpoint). */
+  userId: string | null | undefined
 }
 
 const states = new WeakMap<IncomingMessage, State>()
 
-export function rememberRequest(req: IncomingMessage, ctx: RequestContext, userId: string | null): void {
+export function rememberRequest(req: IncomingMessage, ctx: RequestContext, userId: string | null | undefined): void {
   states.set(req, { ctx, userId })
 }
 
