@@ -14,7 +14,7 @@ const dir = fileURLToPath(new URL("./results/profiles/", import.meta.url))
 mkdirSync(dir, { recursive: true })
 
 let scenario
-for (const name of ["bare", "gatehouse", "api-keys", "authjs", "passport", "eoc"]) {
+for (const name of ["bare", "gatehouse", "api-keys", "identity-provider", "authjs", "passport", "eoc"]) {
   try {
     scenario ??= (await import(`./scenarios/${name}.js`)).default.map(checkScenario).find((s) => s.id === id)
   } catch {

@@ -49,7 +49,7 @@ const settings = {
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const outDir = args.out ?? (smoke ? join(tmpdir(), "gatehouse-bench") : here("./results"))
 
-const modules = ["bare", "gatehouse", "telemetry", "password", "api-keys", "authjs", "passport", "eoc"]
+const modules = ["bare", "gatehouse", "telemetry", "password", "api-keys", "identity-provider", "authjs", "passport", "eoc"]
 let scenarios = []
 for (const name of modules) {
   const file = here(`./scenarios/${name}.js`)

@@ -78,6 +78,14 @@ export function targets(summary, memory) {
   if (find("gatehouse-require-auth-bot")) {
     add("#33: requireAuth on a cookie session, bot protection on × off (server CPU)", find("gatehouse-require-auth-bot")?.cpuRatioTo("gatehouse-require-auth-bot", "gatehouse-require-auth"), 0.98)
   }
+  // Issue #32: Gatehouse's wrapping of oidc-provider costs at most 10 %, against the bare library in
+  // the same rounds: the token endpoint, and the access-token check on an API route.
+  for (const [id, peer, label] of [
+    ["gatehouse-oidc-token", "oidc-provider-token", "token endpoint (client credentials), Gatehouse × bare oidc-provider"],
+    ["gatehouse-access-token", "jose-access-token", "requireAuth with an access token × a bare jose check"],
+  ]) {
+    if (find(id) && find(peer)) add(`#32: ${label} (server CPU)`, find(id).cpuRatioTo(id, peer), 0.9)
+  }
   // Issue #20: the instrumentation with no SDK registered costs requireAuth at most 2 %.
   const traced = find("gatehouse-require-auth")
   if (find("gatehouse-require-auth-untraced")) {

@@ -6,6 +6,7 @@
 //   id: "authjs-get-session",          // short, unique; `--only` picks scenarios by id
 //   name: "Auth.js getSession (cookie)", // the table's label
 //   library: "authjs",                  // bare | gatehouse | authjs | passport | express-openid-connect
+//                                        // | oidc-provider | jose
 //   job: "cookie-read",                 // what is compared across libraries (see JOBS)
 //   server: "/abs/path/bench/servers/x.js",  // started as its own process; ends with serve(app)
 //   env: { ... },                       // added to the server's environment
@@ -33,6 +34,8 @@ export const JOBS = {
   "permission-cookie": "protected route, requireAuth({ permission }), cookie session, organizations on",
   "permission-pg": "protected route, requireAuth({ permission }), database session on PostgreSQL, organizations on",
   "api-key": "protected route, requireAuth({ apiKey: true }), API key in Authorization: Bearer, memory adapter",
+  "oidc-token": "token endpoint, client credentials for a JWT access token (resource + scope, Basic auth)",
+  "access-token": "protected route, JWT access token (RS256) in Authorization: Bearer, audience + scope",
 }
 
 /** Checks the shape of a scenario, so a mistake fails before anything starts. */
