@@ -5,7 +5,8 @@
  * together may each generate a pair: each stores its own as a candidate (a record of its own, never
  * overwritten), waits a moment and adopts the candidate stored first (the adapter lists records in
  * insertion order), so they all sign with the same keys however long each took to generate. Keys
- * are read once per process (the provider is built once, provider.ts).
+ * are read once per configuration and process, shared by the provider (provider.ts) and the
+ * access-token check (access-token.ts).
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose"
 import type { ResolvedConfig } from "../core/config/resolved.js"
@@ -53,8 +54,21 @@ async function stored(config: ResolvedConfig): Promise<JWK[] | null> {
   return keys
 }
 
-/** The private JWKs the provider signs with (the first RSA key signs ID tokens). */
-export async function signingKeys(config: ResolvedConfig, options: ResolvedOidcProvider): Promise<JWK[]> {
+const read = new WeakMap<ResolvedOidcProvider, Promise<JWK[]>>()
+
+/** The private JWKs the provider signs with (the first RSA key signs ID tokens), read or made once per configuration. */
+export function signingKeys(config: ResolvedConfig, options: ResolvedOidcProvider): Promise<JWK[]> {
+  let keys = read.get(options)
+  if (!keys) {
+    keys = loadKeys(config, options)
+    // A failure (the database down) is not kept: the next request tries again.
+    keys.catch(() => read.delete(options))
+    read.set(options, keys)
+  }
+  return keys
+}
+
+async function loadKeys(config: ResolvedConfig, options: ResolvedOidcProvider): Promise<JWK[]> {
   if (options.keys) {
     return Promise.all(
       options.keys.map(async (key) => {
