@@ -26,4 +26,9 @@ export default tseslint.config(
     files: ["views/**/*.js", "lib/**/browser/**/*.js"],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    // gatehouse/client and gatehouse/react: browser code (tsconfig.client.json has no Node types, so Node APIs fail to compile there).
+    files: ["client/**/*.ts", "client/**/*.tsx"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
 )

@@ -6,6 +6,7 @@
 import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { resolveCallbackUrl } from "../../core/callback-url.js"
+import { json } from "../../core/response.js"
 import { bodyString, queryParam } from "../../core/request.js"
 import { enforceRateLimit } from "../../rate-limit/limiter.js"
 import { requireHuman } from "../../bot-protection/check.js"
@@ -51,8 +52,11 @@ export async function forgotPost(ctx: RequestContext): Promise<ResponseInternal>
       await sendPasswordMail(ctx, provider.password, "reset", email, linkUrl(ctx, "reset-password", user.id, token, callbackUrl), expires)
     })
   } catch (error) {
-    if (!isShownOnPage(error)) throw error
+    // A JSON client (gatehouse/client) gets the error as JSON, its `type` kept.
+    if (ctx.wantsJson || !isShownOnPage(error)) throw error
     return forgotPage(ctx, provider, callbackUrl, { error, status: pageErrorStatus(error) })
   }
+  // The same answer for every address, as JSON for a JSON client.
+  if (ctx.wantsJson) return json({ sent: true })
   return forgotPage(ctx, provider, callbackUrl, { sent: true })
 }

@@ -10,6 +10,7 @@ import type { ResponseInternal } from "../../types.js"
 import type { RequestContext } from "../../core/context.js"
 import { ensureCsrfToken } from "../../core/csrf.js"
 import { pageUrl } from "../../core/pages-url.js"
+import { json } from "../../core/response.js"
 import { bodyString } from "../../core/request.js"
 import { signinErrorText } from "../../pages/messages.js"
 import { pageLocale, pageResponse } from "../../pages/page.js"
@@ -37,9 +38,20 @@ async function challengePage(ctx: RequestContext, pending: PendingSignIn, error?
   return error instanceof RateLimited ? { ...page, headers: { ...page.headers, "Retry-After": String(error.retryAfter) } } : page
 }
 
+/**
+ * For a script (`Accept: application/json`, e.g. gatehouse/client): what the pending sign-in
+ * accepts, `{ methods, expires }` (`totp` and `recovery` always, `passkey` when the page would
+ * offer it), instead of the page. Changes nothing.
+ */
+async function pendingJson(ctx: RequestContext, pending: PendingSignIn): Promise<ResponseInternal> {
+  const methods = ["totp", "recovery", ...((await passkeyOption(ctx, pending)) ? ["passkey"] : [])]
+  return json({ methods, expires: new Date(pending.expiresAt).toISOString() }, 200, { "Cache-Control": "no-store" })
+}
+
 export async function twoFactorPage(ctx: RequestContext): Promise<ResponseInternal> {
   const pending = await currentPending(ctx)
   ctx.callbackUrl = pending.callbackUrl
+  if (ctx.wantsJson) return pendingJson(ctx, pending)
   return challengePage(ctx, pending)
 }
 
