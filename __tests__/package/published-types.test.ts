@@ -47,8 +47,11 @@ interface Manifest {
 
 const MANIFEST = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest
 
-/** What an app installs beside Gatehouse to import every entry point: types for Node, and the peers those entry points name. */
-const APP_INSTALLS = ["@types/node", "mongodb"]
+/**
+ * What an app installs beside Gatehouse to import every entry point: types for Node, and the peers
+ * those entry points name (mongodb for gatehouse/adapters/mongodb, React's types for gatehouse/react).
+ */
+const APP_INSTALLS = ["@types/node", "mongodb", "@types/react"]
 
 /** `<dir>/node_modules/<name>` -> the project's copy (the name may be scoped). */
 function link(dir: string, name: string): void {
@@ -88,6 +91,9 @@ beforeAll(async () => {
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "types-consumer", private: true, type: "module" }))
   const emit = await tsc(["-p", join(ROOT, "tsconfig.build.json"), "--declaration", "--emitDeclarationOnly", "--outDir", join(installed, "dist")])
   if (emit.code !== 0) throw new Error(`emitting the declarations failed (${emit.code}):\n${emit.output}`)
+  // The browser client (gatehouse/client, gatehouse/react) is compiled on its own, into dist/client.
+  const client = await tsc(["-p", join(ROOT, "tsconfig.client.json"), "--declaration", "--emitDeclarationOnly", "--outDir", join(installed, "dist", "client")])
+  if (client.code !== 0) throw new Error(`emitting the client's declarations failed (${client.code}):\n${client.output}`)
 }, 180_000)
 
 afterAll(() => {
@@ -130,7 +136,7 @@ test.each(Object.entries(consumerSources()))("a consumer of %s type-checks again
 test("a consumer importing every entry point type-checks with skipLibCheck off and none of Gatehouse's devDependencies installed", async () => {
   const entries = entryPoints(installed)
   // The list is read from the exports map: it cannot pass on an empty one.
-  expect(entries).toEqual(expect.arrayContaining(["gatehouse", "gatehouse/core", "gatehouse/jwt", "gatehouse/errors", "gatehouse/providers/nodemailer", "gatehouse/providers/credentials", "gatehouse/adapters/sql", "gatehouse/adapters/mongodb", "gatehouse/stores/redis", "gatehouse/stores/redis-sessions"]))
+  expect(entries).toEqual(expect.arrayContaining(["gatehouse", "gatehouse/core", "gatehouse/jwt", "gatehouse/errors", "gatehouse/providers/nodemailer", "gatehouse/providers/credentials", "gatehouse/adapters/sql", "gatehouse/adapters/mongodb", "gatehouse/stores/redis", "gatehouse/stores/redis-sessions", "gatehouse/client", "gatehouse/react"]))
   expect(existsSync(join(consumer, "node_modules", "@types", "nodemailer"))).toBe(false)
   const result = await check("every-entry-point", everyEntryPointSource(entries))
   expect(result.output).toBe("")

@@ -27,6 +27,8 @@ export function openSessionSync(name: string, onEvent: (event: SyncEvent) => voi
   if (typeof BroadcastChannel === "function") {
     const channel = new BroadcastChannel(name)
     channel.onmessage = (message: MessageEvent) => receive(message.data)
+    // Outside a browser (a server-render script in Node), the channel must not keep the process alive.
+    ;(channel as BroadcastChannel & { unref?: () => void }).unref?.()
     return {
       post: (event) => channel.postMessage({ event, from: self, at: Date.now() } satisfies Message),
       close: () => channel.close(),
