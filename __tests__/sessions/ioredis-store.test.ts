@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto"
 import { afterAll, afterEach, describe, expect, it, jest } from "@jest/globals"
 import { Redis } from "ioredis"
+import { createClient } from "redis"
 import type { Express } from "express"
 import { RedisStore } from "../../lib/shared-store/redis.js"
 import type { StateStore } from "../../lib/shared-store/types.js"
@@ -75,5 +76,34 @@ describe("RedisStore with ioredis", () => {
       seen = await status(B, cookie)
     }
     expect(seen).toBe(401)
+  })
+})
+
+describe("RedisStore waitForReplicas (issue #34), on the one server here (no replicas)", () => {
+  it("a claim or a revocation is not answered unreplicated: with no replica to acknowledge it, it fails (ioredis and node-redis)", async () => {
+    const io = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 })
+    clients.push(io)
+    const node = await createClient({ url: REDIS_URL }).connect()
+    try {
+      for (const client of [io, node]) {
+        const store = RedisStore({ client, prefix, waitForReplicas: { replicas: 1, timeoutMs: 20 } })
+        const key = `wait-${randomBytes(4).toString("hex")}`
+        await expect(store.claim(key, 60)).rejects.toThrow(/0 of 1 replicas acknowledged the write within 20 ms/)
+        await expect(store.revokeSid!(`sid-${key}`, 60)).rejects.toMatchObject({ name: "ReplicasShortfall" })
+        // The write itself reached the primary: a second claim is refused, not accepted twice.
+        expect(await RedisStore({ client, prefix }).claim(key, 60)).toBe(false)
+        // Counting and reads never wait.
+        expect((await store.hit(`count-${key}`, 60)).count).toBe(1)
+      }
+    } finally {
+      node.destroy()
+    }
+  })
+
+  it("refuses a malformed waitForReplicas when the store is made", () => {
+    const client = new Redis(REDIS_URL, { lazyConnect: true })
+    for (const waitForReplicas of [{ replicas: 0, timeoutMs: 100 }, { replicas: 1, timeoutMs: 0 }, { replicas: 1.5, timeoutMs: 100 }]) {
+      expect(() => RedisStore({ client, waitForReplicas })).toThrow(/waitForReplicas must be/)
+    }
   })
 })
