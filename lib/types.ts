@@ -114,6 +114,12 @@ export interface SessionOptions {
    * email, deleting the account). Default 600 (10 minutes).
    */
   recentSignIn?: number
+  /**
+   * How many sessions each process remembers, per cache (issue #36): opened session cookies, the
+   * revocation check's answers (per session id and per user), and database sessions. Each entry
+   * is about 1.5 kB; the oldest go first. Default 10 000. A positive integer.
+   */
+  cacheSize?: number
 }
 
 /** @deprecated use `session.seal`, `session.unseal` and `session.maxAge`. */

@@ -28,7 +28,7 @@ export function pinRunner() {
 /**
  * Starts `file` with `env` added to this process's environment (and `nodeArgs` given to node,
  * like --cpu-prof). Resolves to
- * `{ origin, pinned, cpu(), heap(), stop() }` once the server listens.
+ * `{ origin, pinned, cpu(), heap(), memory(), stop() }` once the server listens.
  */
 export function startServer(file, env = {}, { nodeArgs = [] } = {}) {
   const child = spawn(process.execPath, ["--expose-gc", ...nodeArgs, file], {
@@ -81,6 +81,12 @@ export function startServer(file, env = {}, { nodeArgs = [] } = {}) {
           const answer = await ask("heap")
           if (!answer.gc) throw new Error(`${file} runs without --expose-gc`)
           return answer.heapUsed
+        },
+        /** Heap in use and resident set size (bytes), after full garbage collections. */
+        memory: async () => {
+          const answer = await ask("heap")
+          if (!answer.gc) throw new Error(`${file} runs without --expose-gc`)
+          return { heapUsed: answer.heapUsed, rss: answer.rss }
         },
         stop: () =>
           new Promise((done) => {

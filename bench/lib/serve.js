@@ -17,7 +17,10 @@ export function serve(app, { close } = {}) {
         break
       case "heap":
         for (let i = 0; i < 3; i++) globalThis.gc?.()
-        process.send({ type: "heap", id: message.id, heapUsed: process.memoryUsage().heapUsed, gc: typeof globalThis.gc === "function" })
+        {
+          const { heapUsed, rss } = process.memoryUsage()
+          process.send({ type: "heap", id: message.id, heapUsed, rss, gc: typeof globalThis.gc === "function" })
+        }
         break
       case "stop":
         server.closeAllConnections?.()

@@ -8,6 +8,7 @@
 // requireAuth({ permission: "project:write" }). Organizations are stored, so the cookie mode gets
 // the memory adapter (sessions stay cookies); `pg` keeps its SQL adapter and database sessions.
 // BENCH_BOT=1 (issue #33): bot protection on (ALTCHA, its default doors).
+// BENCH_MODE=mariadb (issue #36): the SQL adapter on MariaDB (BENCH_MARIADB_URL).
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -20,8 +21,16 @@ import { serve } from "../lib/serve.js"
 const USER = { id: "bench-user", name: "Bench User", email: "bench@example.com" }
 const mode = process.env.BENCH_MODE ?? "cookie"
 const organizations = process.env.BENCH_ORGS === "1"
-const tablePrefix = `bench_gh_${process.pid}_`
-const sqliteFile = join(tmpdir(), `gatehouse-bench-${process.pid}.sqlite`)
+// The runner may name the tables and the SQLite file (bench/active-sessions.js seeds sessions into them).
+const tablePrefix = process.env.BENCH_TABLE_PREFIX ?? `bench_gh_${process.pid}_`
+const sqliteFile = process.env.BENCH_SQLITE_FILE ?? join(tmpdir(), `gatehouse-bench-${process.pid}.sqlite`)
+/** Where each SQL mode's database is (`mariadb`: issue #36's active-sessions bench). */
+function databaseUrl(mode) {
+  if (mode === "pg") return process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+  if (mode === "mariadb") return process.env.BENCH_MARIADB_URL ?? "mysql://root@127.0.0.1:3306/test"
+  if (mode === "sqlite") return `sqlite:${sqliteFile}`
+  throw new Error(`unknown BENCH_MODE ${mode} (cookie | pg | sqlite | mariadb)`)
+}
 
 async function openAdapter() {
   if (mode === "cookie") {
@@ -29,8 +38,7 @@ async function openAdapter() {
     const { MemoryAdapter } = await import("gatehouse/adapters/memory")
     return MemoryAdapter()
   }
-  const url = mode === "pg" ? (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test") : `sqlite:${sqliteFile}`
-  const adapter = SqlAdapter(url, { tablePrefix })
+  const adapter = SqlAdapter(databaseUrl(mode), { tablePrefix })
   await migrate(adapter.db, { tablePrefix })
   return adapter
 }

@@ -8,6 +8,7 @@ import type { AdapterSession, AdapterUser } from "../adapters.js"
 import { REVOCATION_REFRESH_MS } from "./revocation-cache.js"
 import type { StoredImpersonation } from "../admin/impersonation/facts.js"
 
+/** Entries when none is given (`session.cacheSize`'s default). */
 const MAX_ENTRIES = 10_000
 
 export interface CachedSession {
@@ -30,6 +31,8 @@ interface Entry extends CachedSession {
 export class DatabaseSessionCache {
   readonly #entries = new Map<string, Entry>()
 
+  constructor(private readonly maxEntries = MAX_ENTRIES) {}
+
   get(sessionToken: string, now: number): CachedSession | undefined {
     const entry = this.#entries.get(sessionToken)
     if (!entry) return undefined
@@ -40,7 +43,7 @@ export class DatabaseSessionCache {
 
   set(sessionToken: string, value: CachedSession, now: number): void {
     this.#entries.delete(sessionToken)
-    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value as string)
+    if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string)
     this.#entries.set(sessionToken, { ...value, at: now })
   }
 

@@ -17,6 +17,7 @@ import type { RevocationFeed, RevocationState } from "../shared-store/types.js"
 
 /** How long a "not revoked" answer is trusted: the worst-case delay of a revocation. */
 export const REVOCATION_REFRESH_MS = 1000
+/** Entries per map when none is given (`session.cacheSize`'s default). */
 const MAX_ENTRIES = 10_000
 
 /** A user's "not before" and the one session it spares: a sid, null for none, undefined when not known here. */
@@ -30,9 +31,9 @@ interface Known<T> {
   at: number
 }
 
-function put<T>(map: Map<string, Known<T>>, key: string, value: T, at: number): void {
+function put<T>(map: Map<string, Known<T>>, key: string, value: T, at: number, max: number): void {
   map.delete(key)
-  if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value as string)
+  if (map.size >= max) map.delete(map.keys().next().value as string)
   map.set(key, { value, at })
 }
 
@@ -47,8 +48,14 @@ export class RevocationCache {
   /** sid -> the highest "not before" it is spared from (0: none), as last learnt. */
   readonly #spared = new Map<string, Known<number>>()
 
-  /** `feed`: the store holds every live revocation in this process (the adapter store), and answers first. */
-  constructor(private readonly feed?: RevocationFeed) {}
+  /**
+   * `feed`: the store holds every live revocation in this process (the adapter store), and answers
+   * first. `maxEntries`: per map (session ids, users, spared sessions), the oldest dropped first.
+   */
+  constructor(
+    private readonly feed?: RevocationFeed,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
 
   /**
    * True: revoked; false: known not to be (fresh answers only); undefined: ask the store.
@@ -65,7 +72,7 @@ export class RevocationCache {
         // Not spared as far as this process knows: certain when the revocation said which session
         // it spares, or when what is known of this one is fresh (or there is no sid).
         if (sid === undefined || (mark.spare !== undefined && mark.spare !== sid) || (spared !== undefined && now - spared.at < REVOCATION_REFRESH_MS)) {
-          if (sid !== undefined) put(this.#sids, sid, true, now)
+          if (sid !== undefined) put(this.#sids, sid, true, now, this.maxEntries)
           return true
         }
         return undefined
@@ -81,7 +88,7 @@ export class RevocationCache {
   /** Records the store's answer. */
   learn(sid: string | undefined, userId: string | undefined, state: RevocationState, now: number): void {
     if (sid !== undefined) {
-      put(this.#sids, sid, state.revoked, now)
+      put(this.#sids, sid, state.revoked, now, this.maxEntries)
       this.spare(sid, state.spared ?? 0, now)
     }
     if (userId !== undefined) this.#mark(userId, state.notBefore, now, undefined)
@@ -90,11 +97,11 @@ export class RevocationCache {
   /** `sid` is spared from the user's "not before" up to `notBefore` (never moved back). */
   spare(sid: string, notBefore: number, now = Date.now()): void {
     const known = this.#spared.get(sid)
-    put(this.#spared, sid, Math.max(known?.value ?? 0, notBefore), now)
+    put(this.#spared, sid, Math.max(known?.value ?? 0, notBefore), now, this.maxEntries)
   }
 
   revokeSid(sid: string, now = Date.now()): void {
-    put(this.#sids, sid, true, now)
+    put(this.#sids, sid, true, now, this.maxEntries)
   }
 
   /** A user's "not before" as announced (never moved back), and the session it spares (`null`: none). */
@@ -106,6 +113,6 @@ export class RevocationCache {
   #mark(userId: string, notBefore: number, now: number, spare: string | null | undefined): void {
     const known = this.#users.get(userId)?.value
     const mark = !known || notBefore > known.notBefore ? { notBefore, spare } : known.spare === undefined && notBefore === known.notBefore ? { notBefore, spare } : known
-    put(this.#users, userId, mark, now)
+    put(this.#users, userId, mark, now, this.maxEntries)
   }
 }

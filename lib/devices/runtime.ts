@@ -49,7 +49,7 @@ function parse(text: string): RevocationMessage | null {
 export function runtimeOf(config: ResolvedConfig): SessionRuntime {
   const known = runtimes.get(config)
   if (known) return known
-  const made: SessionRuntime = { revocations: new RevocationCache(config.store.revocationFeed), databaseSessions: new DatabaseSessionCache() }
+  const made: SessionRuntime = { revocations: new RevocationCache(config.store.revocationFeed, config.session.cacheSize), databaseSessions: new DatabaseSessionCache(config.session.cacheSize) }
   runtimes.set(config, made)
   config.store
     .subscribe?.((text) => {

@@ -6,24 +6,43 @@
  * (lib/session/opened-cache.ts) finds it without hashing 500 characters again.
  *
  * A memo of a pure function (`cookie`'s `parse`), the same for every configuration, so it lives
- * at module level. Bounded: the oldest header goes first, and headers longer than `MAX_KEPT` are
- * parsed each time and not kept (at most about 4 MB held).
+ * at module level. Bounded by count (`MAX_ENTRIES`, as many as `session.cacheSize`'s default: one
+ * header per active session) and by the characters it holds (`MAX_CHARS`, about 4 MB); headers
+ * longer than `MAX_KEPT` are parsed each time and not kept. The oldest header goes first; once
+ * full, only one new header in `ADMIT_EVERY` is kept: with more active sessions than entries,
+ * keeping every header would replace them all before any came back (issue #36), each replacement
+ * an allocation that outlives the young generation, for no hit.
  */
 import { parse } from "cookie"
 import type { CookieJar } from "../session/chunks.js"
 
-const MAX_ENTRIES = 500
+export const MAX_ENTRIES = 10_000
 const MAX_KEPT = 8192
+export const MAX_CHARS = 4 * 1024 * 1024
+const ADMIT_EVERY = 8
 
 const parsed = new Map<string, CookieJar>()
+let chars = 0
+let refused = 0
 
 export function parseCookieHeader(header: string): CookieJar {
   const known = parsed.get(header)
   if (known) return known
   const jar = Object.freeze(parse(header))
-  if (header.length <= MAX_KEPT) {
-    if (parsed.size >= MAX_ENTRIES) parsed.delete(parsed.keys().next().value as string)
-    parsed.set(header, jar)
+  if (header.length > MAX_KEPT) return jar
+  const full = parsed.size >= MAX_ENTRIES || chars + header.length > MAX_CHARS
+  if (full && ++refused % ADMIT_EVERY !== 0) return jar
+  while (parsed.size > 0 && (parsed.size >= MAX_ENTRIES || chars + header.length > MAX_CHARS)) {
+    const oldest = parsed.keys().next().value as string
+    parsed.delete(oldest)
+    chars -= oldest.length
   }
+  parsed.set(header, jar)
+  chars += header.length
   return jar
+}
+
+/** How many headers and characters the memo holds (tests). */
+export function cookieHeaderMemo(): { entries: number; chars: number } {
+  return { entries: parsed.size, chars }
 }

@@ -24,15 +24,25 @@ export function seal(plaintext: string, { key, kid }: DerivedKey): string {
   const iv = randomSlice(16)
   const cipher = createCipheriv("aes-256-cbc", key.subarray(32, 64), iv)
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
-  const tag = cbcTag(key.subarray(0, 32), protectedHeader, iv, ciphertext)
+  const tag = cbcTag(key.subarray(0, 32), aadOf(protectedHeader), iv, ciphertext)
   return `${protectedHeader}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`
 }
 
-function cbcTag(macKey: Buffer, protectedHeader: string, iv: Buffer, ciphertext: Buffer): Buffer {
-  const aad = Buffer.from(protectedHeader, "ascii")
-  const aadBits = Buffer.alloc(8)
-  aadBits.writeBigUInt64BE(BigInt(aad.length) * 8n)
-  return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(aadBits).digest().subarray(0, 32)
+/** The additional authenticated data of a header: its bytes, and their length in bits (64-bit big-endian). */
+interface Aad {
+  bytes: Buffer
+  bits: Buffer
+}
+
+function aadOf(protectedHeader: string): Aad {
+  const bytes = Buffer.from(protectedHeader, "ascii")
+  const bits = Buffer.alloc(8)
+  bits.writeBigUInt64BE(BigInt(bytes.length) * 8n)
+  return { bytes, bits }
+}
+
+function cbcTag(macKey: Buffer, aad: Aad, iv: Buffer, ciphertext: Buffer): Buffer {
+  return createHmac("sha512", macKey).update(aad.bytes).update(iv).update(ciphertext).update(aad.bits).digest().subarray(0, 32)
 }
 
 export interface JweHeader {
@@ -44,6 +54,8 @@ export interface JweHeader {
 export interface ParsedJwe {
   header: JweHeader
   protectedHeader: string
+  /** The protected header as additional authenticated data (shared by every token with this header: read only). */
+  aad: Aad
   iv: Buffer
   ciphertext: Buffer
   tag: Buffer
@@ -56,11 +68,13 @@ export function parse(compact: string): ParsedJwe | null {
   const [protectedHeader, encryptedKey, iv, ciphertext, tag] = parts as [string, string, string, string, string]
   if (encryptedKey !== "" || protectedHeader.length === 0 || protectedHeader.length > MAX_HEADER_LENGTH) return null
   if (!B64URL.test(protectedHeader) || !B64URL.test(iv) || !B64URL.test(ciphertext) || !B64URL.test(tag)) return null
-  const header = parseHeader(protectedHeader)
-  if (!header) return null
+  const known = knownHeader(protectedHeader)
+  if (!known) return null
+  const { header, aad } = known
   const parsed = {
     header,
     protectedHeader,
+    aad,
     iv: Buffer.from(iv, "base64url"),
     ciphertext: Buffer.from(ciphertext, "base64url"),
     tag: Buffer.from(tag, "base64url"),
@@ -69,6 +83,26 @@ export function parse(compact: string): ParsedJwe | null {
   if (parsed.iv.length !== shape.iv || parsed.tag.length !== shape.tag) return null
   if (header.enc === "A256CBC-HS512" && (parsed.ciphertext.length === 0 || parsed.ciphertext.length % 16 !== 0)) return null
   return parsed
+}
+
+/**
+ * Headers already parsed, with their AAD: every session cookie of one secret and name carries the
+ * same protected header, so a read that misses the opened-token cache (many active sessions) does
+ * not parse it again. Only headers that parsed are kept, few (an app has a handful of keys), the
+ * oldest dropped first; the header is frozen, since every token with it shares it.
+ */
+const MAX_HEADERS = 16
+const headers = new Map<string, { header: JweHeader; aad: Aad }>()
+
+function knownHeader(segment: string): { header: JweHeader; aad: Aad } | null {
+  const hit = headers.get(segment)
+  if (hit) return hit
+  const header = parseHeader(segment)
+  if (!header) return null
+  const known = { header: Object.freeze(header), aad: aadOf(segment) }
+  if (headers.size >= MAX_HEADERS) headers.delete(headers.keys().next().value as string)
+  headers.set(segment, known)
+  return known
 }
 
 function parseHeader(segment: string): JweHeader | null {
@@ -94,13 +128,13 @@ function parseHeader(segment: string): JweHeader | null {
 export function open(jwe: ParsedJwe, key: Buffer): string | null {
   try {
     if (jwe.header.enc === "A256CBC-HS512") {
-      const expected = cbcTag(key.subarray(0, 32), jwe.protectedHeader, jwe.iv, jwe.ciphertext)
+      const expected = cbcTag(key.subarray(0, 32), jwe.aad, jwe.iv, jwe.ciphertext)
       if (!timingSafeEqual(expected, jwe.tag)) return null
       const decipher = createDecipheriv("aes-256-cbc", key.subarray(32, 64), jwe.iv)
       return Buffer.concat([decipher.update(jwe.ciphertext), decipher.final()]).toString("utf8")
     }
     const decipher = createDecipheriv("aes-256-gcm", key, jwe.iv)
-    decipher.setAAD(Buffer.from(jwe.protectedHeader, "ascii"))
+    decipher.setAAD(jwe.aad.bytes)
     decipher.setAuthTag(jwe.tag)
     return Buffer.concat([decipher.update(jwe.ciphertext), decipher.final()]).toString("utf8")
   } catch {

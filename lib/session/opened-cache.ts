@@ -4,9 +4,14 @@
  * check, the decryption and the JSON parse, never the claim checks (`exp`, `nbf`, `iat` are
  * compared with the clock on every read).
  *
- * Only values that opened are remembered, so nobody can add one without the secret. Bounded; the
- * oldest goes first. A sealed session cannot be revoked before `exp` anyway (its holder can always
- * present it again), so remembering one changes nothing a fresh decryption would not also say.
+ * Only values that opened are remembered, so nobody can add one without the secret. Bounded
+ * (`session.cacheSize`, 10 000 by default, about 1.5 kB each: ~15 MB at most per configuration
+ * and cookie name); the oldest goes first. Once full, only one value in `ADMIT_EVERY` that opened is let in: with more active
+ * sessions than entries, remembering every value would replace the whole cache before any came
+ * back (round robin: no hits at all) while each replacement costs an allocation that outlives the
+ * young generation; letting in a few keeps the churn low, and what comes back often still gets in.
+ * A sealed session cannot be revoked before `exp` anyway (its holder can always present it
+ * again), so remembering one changes nothing a fresh decryption would not also say.
  *
  * The remembered claims are shared by every read of that value, so they are frozen and only ever
  * read: code that changes the claims or hands them to the app takes `ownClaims(opened)`, a fresh
@@ -17,7 +22,8 @@ import type { ResolvedConfig } from "../core/config/resolved.js"
 import { CLOCK_TOLERANCE, claimTimesValid, openToken } from "../jwt/codec.js"
 import { sessionCreatedAt } from "../devices/check.js"
 
-const MAX_ENTRIES = 1000
+/** Once full, one opened value in this many is remembered (the oldest making room). */
+export const ADMIT_EVERY = 8
 
 export interface OpenedSession {
   /** The claims; shared by every read of this value when it came from the cache: read only. */
@@ -35,6 +41,8 @@ export interface OpenedSession {
 
 // Keyed by config, then by cookie name (the salt), then by value: no per-read key string to build.
 const caches = new WeakMap<ResolvedConfig, Map<string, Map<string, OpenedSession>>>()
+/** Values opened while the cache was full, counted to let one in `ADMIT_EVERY` in. */
+let missesWhenFull = 0
 
 function cacheOf(config: ResolvedConfig, salt: string): Map<string, OpenedSession> {
   let bySalt = caches.get(config)
@@ -63,9 +71,17 @@ export function openSessionValue(config: ResolvedConfig, value: string, salt: st
   const opened = openToken(value, config.secrets, salt, now)
   if (!opened) return null
   const entry: OpenedSession = { payload: Object.freeze(opened.payload), plaintext: opened.plaintext, secretIndex: opened.secretIndex, createdAt: sessionCreatedAt(opened.payload) }
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string)
+  if (cache.size >= config.session.cacheSize) {
+    if (++missesWhenFull % ADMIT_EVERY !== 0) return entry
+    cache.delete(cache.keys().next().value as string)
+  }
   cache.set(value, entry)
   return entry
+}
+
+/** How many opened values are remembered for this configuration and cookie name (tests, diagnostics). */
+export function rememberedCount(config: ResolvedConfig, salt: string): number {
+  return caches.get(config)?.get(salt)?.size ?? 0
 }
 
 /** The claims as an object of the caller's own (a fresh parse), for code that may change them or give them to the app. */

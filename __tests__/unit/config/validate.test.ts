@@ -155,6 +155,15 @@ describe("session", () => {
     expect(resolveWith({ session: { updateAge: 0 } }).session.updateAge).toBe(0)
   })
 
+  it("cacheSize defaults to 10000 and takes a positive integer (issue #36)", () => {
+    expect(resolveWith().session.cacheSize).toBe(10_000)
+    expect(resolveWith({ session: { cacheSize: 50 } }).session.cacheSize).toBe(50)
+  })
+
+  it.each([0, -1, 1.5, Number.NaN, "100"])("cacheSize %p is an InvalidOption", (value) => {
+    expectConfigError(config({ session: { cacheSize: value } }), InvalidOption, "InvalidOption", ["session.cacheSize"])
+  })
+
   it.each(["generateSessionToken", "seal", "unseal"])("session.%s must be a function", (name) => {
     expectConfigError(config({ session: { [name]: "not-a-function" } }), InvalidOption, "InvalidOption", [`session.${name}`, '"not-a-function"'])
   })

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@jest/globals"
 import { parse } from "cookie"
-import { parseCookieHeader } from "../../../lib/express/cookie-header.js"
+import { MAX_CHARS, MAX_ENTRIES, cookieHeaderMemo, parseCookieHeader } from "../../../lib/express/cookie-header.js"
 
 describe("parseCookieHeader", () => {
   it("gives what cookie's parse gives, percent-decoding, first of a repeated name and all", () => {
@@ -31,4 +31,20 @@ describe("parseCookieHeader", () => {
     expect(parseCookieHeader(header)).not.toBe(first)
     expect(parseCookieHeader(header)).toEqual(first)
   })
+
+  it(`holds at most ${MAX_ENTRIES} headers and about ${MAX_CHARS} characters; once full, keeps one new header in a few (issue #36)`, () => {
+    const header = (i: number) => `authjs.session-token=${String(i).padStart(500, "0")}`
+    const first = Array.from({ length: MAX_ENTRIES + 800 }, (_, i) => parseCookieHeader(header(i)))
+    const memo = cookieHeaderMemo()
+    expect(memo.entries).toBeLessThanOrEqual(MAX_ENTRIES)
+    expect(memo.chars).toBeLessThanOrEqual(MAX_CHARS)
+    // The newest headers: a few were kept (the same jar again), most were not (parsed again, equal).
+    const newest = Array.from({ length: 80 }, (_, k) => MAX_ENTRIES + 800 - 80 + k)
+    const again = newest.map((i) => parseCookieHeader(header(i)))
+    const kept = again.filter((jar, k) => jar === first[newest[k] as number]).length
+    expect(kept).toBeGreaterThan(0)
+    expect(kept).toBeLessThan(newest.length / 2)
+    again.forEach((jar, k) => expect(jar["authjs.session-token"]).toBe(String(newest[k]).padStart(500, "0")))
+  })
 })
+

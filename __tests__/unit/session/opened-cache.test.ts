@@ -8,6 +8,10 @@ import { afterEach, describe, expect, it, jest } from "@jest/globals"
 import { cookieSet } from "../../../lib/core/context.js"
 import { openSessionToken, readCookieSession, writeSessionCookies } from "../../../lib/session/cookie-strategy.js"
 import { resolveWith } from "../config/support.js"
+import { ADMIT_EVERY, openSessionValue, rememberedCount } from "../../../lib/session/opened-cache.js"
+import { RevocationCache } from "../../../lib/devices/revocation-cache.js"
+import { DatabaseSessionCache } from "../../../lib/devices/database-cache.js"
+import { sealToken } from "../../../lib/jwt/codec.js"
 
 const NOW = Date.UTC(2026, 10, 1, 12, 0, 0)
 
@@ -89,5 +93,47 @@ describe("the cache of opened session cookies", () => {
     expect(second.session?.amr).toEqual(["pwd"])
     expect(second.session).not.toBe(first.session)
     expect((await openSessionToken(config, jar, set))?.amr).toEqual(["pwd"])
+  })
+})
+
+describe("the cache of opened session cookies, with more active sessions than it holds (issue #36)", () => {
+  const MAX_ENTRIES = 200
+
+  it(`holds at most session.cacheSize values; once full, lets one opened value in ${ADMIT_EVERY} in, and every value still opens`, () => {
+    const config = resolveWith({ session: { cacheSize: MAX_ENTRIES } })
+    const salt = cookieSet(config, false).sessionToken.name
+    const now = Math.floor(NOW / 1000)
+    const seal = (i: number) => sealToken({ sub: `user-${i}`, email: `user${i}@example.com`, sid: `sid-${i}` }, config.secrets[0] as string, salt, 3600, now)
+    for (let i = 0; i < MAX_ENTRIES; i++) expect(openSessionValue(config, seal(i), salt, now)?.payload.sub).toBe(`user-${i}`)
+    expect(rememberedCount(config, salt)).toBe(MAX_ENTRIES)
+    const extra = Array.from({ length: ADMIT_EVERY * 4 }, (_, i) => seal(MAX_ENTRIES + i))
+    const first = extra.map((value) => openSessionValue(config, value, salt, now))
+    expect(first.map((opened) => opened?.payload.sub)).toEqual(extra.map((_, i) => `user-${MAX_ENTRIES + i}`))
+    expect(rememberedCount(config, salt)).toBe(MAX_ENTRIES)
+    // Read again: a remembered value answers with the very entry it was given; the others open again.
+    const again = extra.map((value) => openSessionValue(config, value, salt, now))
+    expect(again.map((opened) => opened?.payload.email)).toEqual(extra.map((_, i) => `user${MAX_ENTRIES + i}@example.com`))
+    expect(again.filter((opened, i) => opened === first[i])).toHaveLength(extra.length / ADMIT_EVERY)
+    expect(rememberedCount(config, salt)).toBe(MAX_ENTRIES)
+  })
+})
+
+describe("session.cacheSize bounds the revocation answers and the database sessions too (issue #36)", () => {
+  it("the revocation cache keeps at most that many session ids: the oldest answer is forgotten (asked again)", () => {
+    const now = Date.now()
+    const cache = new RevocationCache(undefined, 3)
+    for (const sid of ["a", "b", "c", "d"]) cache.learn(sid, undefined, { revoked: false, notBefore: 0 }, now)
+    expect(cache.check("a", undefined, now, now)).toBeUndefined()
+    expect(["b", "c", "d"].map((sid) => cache.check(sid, undefined, now, now))).toEqual([false, false, false])
+  })
+
+  it("the database session cache keeps at most that many sessions, the oldest going first", () => {
+    const now = Date.now()
+    const cache = new DatabaseSessionCache(2)
+    const entry = (token: string) => ({ session: { sessionToken: token, userId: "u", expires: new Date(now + 60_000) }, user: { id: "u", email: "u@example.com", emailVerified: null }, sid: `sid-${token}` })
+    for (const token of ["t1", "t2", "t3"]) cache.set(token, entry(token), now)
+    expect(cache.get("t1", now)).toBeUndefined()
+    expect(cache.get("t2", now)?.sid).toBe("sid-t2")
+    expect(cache.get("t3", now)?.sid).toBe("sid-t3")
   })
 })

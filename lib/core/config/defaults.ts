@@ -13,6 +13,8 @@ export const DEFAULT_SESSION_MAX_AGE = 30 * 24 * 60 * 60
 export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
 /** A sign-in this recent (seconds) may add or remove a way in, or change the email or password (issue #24). */
 export const DEFAULT_RECENT_SIGN_IN = 10 * 60
+/** Entries per session cache and process (`session.cacheSize`, issue #36): about 1.5 kB each. */
+export const DEFAULT_SESSION_CACHE_SIZE = 10_000
 
 /** The spec's default log level: errors only. */
 export const DEFAULT_LOG_LEVEL = "error" as const

@@ -15,7 +15,7 @@ import { isStructuredLogger } from "../structured-logger.js"
 import { defaultRedirect } from "../redirect.js"
 import { raw as rawMarker, skipCSRFCheck as skipMarker } from "../symbols.js"
 import { resolveCookies } from "./cookies.js"
-import { DEFAULT_BASE_PATH, DEFAULT_LOG_LEVEL, DEFAULT_RECENT_SIGN_IN, DEFAULT_SESSION_MAX_AGE, DEFAULT_UPDATE_AGE } from "./defaults.js"
+import { DEFAULT_BASE_PATH, DEFAULT_LOG_LEVEL, DEFAULT_RECENT_SIGN_IN, DEFAULT_SESSION_CACHE_SIZE, DEFAULT_SESSION_MAX_AGE, DEFAULT_UPDATE_AGE } from "./defaults.js"
 import { defaultTrustHost, envBasePath, readEnv, type EnvObject } from "./env.js"
 import { resolveProviders } from "./providers.js"
 import { assertSecretStrength, HOW_TO_MAKE_A_SECRET } from "./secret-strength.js"
@@ -89,7 +89,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
 
   const adapter = assertAdapter(config.adapter)
   const providers = resolveProviders(config.providers, env, checkProvider)
-  const sessionOptions = assertSession(config.session, adapter, { maxAge: DEFAULT_SESSION_MAX_AGE, updateAge: DEFAULT_UPDATE_AGE, recentSignIn: DEFAULT_RECENT_SIGN_IN })
+  const sessionOptions = assertSession(config.session, adapter, { maxAge: DEFAULT_SESSION_MAX_AGE, updateAge: DEFAULT_UPDATE_AGE, recentSignIn: DEFAULT_RECENT_SIGN_IN, cacheSize: DEFAULT_SESSION_CACHE_SIZE })
   assertJwtOptions(config.jwt)
   if (config.jwt?.encode) warnOnce("jwt-encode-deprecated")
   if (config.jwt?.decode) warnOnce("jwt-decode-deprecated")
@@ -166,6 +166,7 @@ function build(config: object, env: EnvObject): ResolvedConfig {
     absoluteExpires: maxAge instanceof Date ? new Date(maxAge.getTime()) : undefined,
     updateAge: sessionOptions.updateAge,
     recentSignIn: sessionOptions.recentSignIn,
+    cacheSize: sessionOptions.cacheSize,
     // 256 random bits (a UUID has only 122).
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomHex(32)),
     seal: config.session?.seal ?? config.jwt?.encode,

@@ -26,6 +26,8 @@ export interface ResolvedSession {
   updateAge: number
   /** Seconds within which a sign-in counts as recent (`session.recentSignIn`). */
   recentSignIn: number
+  /** Entries per session cache and process (`session.cacheSize`): opened cookies, revocation answers, database sessions. */
+  cacheSize: number
   generateSessionToken: () => string
   /** User-supplied sealing (`session.seal`, or the deprecated `jwt.encode`). */
   seal?: (params: JWTEncodeParams) => Awaitable<string>

@@ -30,7 +30,7 @@ export const CONFIG_OPTIONS = Object.freeze([
   "locale", "messages", "cookies", "useSecureCookies", "trustHost", "skipCSRFCheck", "redirectProxyUrl",
   "logLevel", "logger", "debug", "rateLimit", "store", "diagnostics", "experimental", "raw", "accountLinking", "telemetry", "requestId",
 ] as const satisfies readonly (keyof AuthConfig)[])
-export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal", "recentSignIn"] as const satisfies readonly (keyof SessionOptions)[])
+export const SESSION_OPTIONS = Object.freeze(["strategy", "maxAge", "updateAge", "generateSessionToken", "seal", "unseal", "recentSignIn", "cacheSize"] as const satisfies readonly (keyof SessionOptions)[])
 export const JWT_OPTIONS = Object.freeze(["encode", "decode", "maxAge"] as const satisfies readonly (keyof JWTOptions)[])
 const _configOptionsListed: Record<Exclude<keyof AuthConfig, (typeof CONFIG_OPTIONS)[number] | keyof CapabilityConfigOptions>, never> = {}
 const _sessionOptionsListed: Record<Exclude<keyof SessionOptions, (typeof SESSION_OPTIONS)[number]>, never> = {}
@@ -89,9 +89,10 @@ export interface ValidSessionOptions {
   maxAge: number | Date
   updateAge: number
   recentSignIn: number
+  cacheSize: number
 }
 
-export function assertSession(session: AuthConfig["session"], adapter: Adapter | undefined, defaults: { maxAge: number; updateAge: number; recentSignIn: number }): ValidSessionOptions {
+export function assertSession(session: AuthConfig["session"], adapter: Adapter | undefined, defaults: { maxAge: number; updateAge: number; recentSignIn: number; cacheSize: number }): ValidSessionOptions {
   if (session !== undefined && !isPlainObject(session)) invalid("session", "must be an object", session)
   const strategy = session?.strategy ?? (adapter ? "database" : "cookie")
   if (strategy !== "cookie" && strategy !== "jwt" && strategy !== "database") {
@@ -117,7 +118,11 @@ export function assertSession(session: AuthConfig["session"], adapter: Adapter |
   if (typeof recentSignIn !== "number" || !Number.isInteger(recentSignIn) || recentSignIn <= 0) {
     invalid("session.recentSignIn", "must be a positive integer number of seconds", recentSignIn)
   }
-  return { strategy: strategy === "database" ? "database" : "cookie", maxAge, updateAge, recentSignIn }
+  const cacheSize = session?.cacheSize ?? defaults.cacheSize
+  if (typeof cacheSize !== "number" || !Number.isInteger(cacheSize) || cacheSize <= 0) {
+    invalid("session.cacheSize", "must be a positive integer", cacheSize)
+  }
+  return { strategy: strategy === "database" ? "database" : "cookie", maxAge, updateAge, recentSignIn, cacheSize }
 }
 
 export function assertJwtOptions(jwt: AuthConfig["jwt"]): void {
