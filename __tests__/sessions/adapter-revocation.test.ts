@@ -20,6 +20,8 @@ import type { AuthConfig } from "../../lib/types.js"
 import { revokeUserSessions } from "../../lib/devices/helpers.js"
 import { resolveConfig } from "../../lib/core/config/resolve.js"
 import { MissingAdapterMethods } from "../../lib/errors.js"
+import { MemoryStore } from "../../lib/shared-store/memory.js"
+import { AdapterRevocationFeed } from "../../lib/shared-store/revocation-feed.js"
 import { makeApp, testConfig } from "../helpers/app.js"
 import { agentFor } from "../database/engines.js"
 import { closeTestDatabase, DATABASES, openTestDatabase, uniquePrefix } from "../helpers/databases.js"
@@ -268,7 +270,9 @@ describe("adapters without the cookie-session methods", () => {
     process.env.NODE_ENV = "production"
     try {
       const resolved = resolveConfig(testConfig({ adapter: plain, session: { strategy: "cookie" }, logger: { error: () => undefined, warn, debug: () => undefined }, logLevel: "warn", trustHost: true }))
-      expect(resolved.store.revocationFeed).toBeUndefined()
+      // This process's memory, not a feed polling the adapter.
+      expect(resolved.store).toBeInstanceOf(MemoryStore)
+      expect(resolved.store.revocationFeed).not.toBeInstanceOf(AdapterRevocationFeed)
       expect(typeof resolved.store.revokeSid).toBe("function")
     } finally {
       process.env.NODE_ENV = previous

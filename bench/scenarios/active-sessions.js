@@ -14,6 +14,7 @@
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { rmSync } from "node:fs"
+import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { CookieJar, send } from "../lib/http.js"
@@ -103,7 +104,11 @@ async function dropSchema(schema) {
 const authjsSchema = `bench_authjs_${tag}`
 
 export default [
-  { id: "bare", name: "bare Express", library: "bare", server: server("bare.js"), env: {}, seed: async () => ({ cookies: [], check: [] }) },
+  // Bare Express gets N distinct cookies too, each the size of a Gatehouse session cookie (it reads
+  // none): the load generator's own cost grows with N (N distinct headers to send), and a server
+  // whose client is slower wakes for fewer requests at a time, each costing more CPU. The baseline
+  // then carries the same request stream as the cookie-session scenarios at every N.
+  { id: "bare", name: "bare Express", library: "bare", server: server("bare.js"), env: {}, seed: async ({ n }) => ({ cookies: Array.from({ length: n }, () => `${GATEHOUSE_COOKIE}=${randomBytes(310).toString("base64url")}`), check: [] }) },
   gatehouseCookie("gatehouse-cookie", "Gatehouse cookie session (revocation checks, in-process store)", {}),
   gatehouseCookie("gatehouse-cookie-redis", "Gatehouse cookie session (revocation checks on Redis)", { BENCH_STORE: "redis" }),
   gatehouseDatabase("gatehouse-pg", "Gatehouse database session, PostgreSQL", "pg"),

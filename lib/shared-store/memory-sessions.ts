@@ -5,7 +5,7 @@
  * (listing loses them), never a revocation before it expires (that would let a session back in):
  * a full revocation map drops its oldest user "not before" entry only after sweeping.
  */
-import type { RevocationState, SessionStateStore, StoredSession } from "./types.js"
+import { revokedBy, type RevocationFeed, type RevocationState, type SessionStateStore, type StoredSession } from "./types.js"
 
 /**
  * The newest sessions of one user kept for listing. A user signing in over and over (a script, a
@@ -19,7 +19,7 @@ interface Expiring<T> {
   until: number
 }
 
-export class MemorySessionState implements SessionStateStore {
+export class MemorySessionState implements SessionStateStore, RevocationFeed {
   readonly #sessions = new Map<string, Map<string, StoredSession>>()
   readonly #revoked = new Map<string, number>()
   readonly #notBefore = new Map<string, Expiring<number>>()
@@ -75,7 +75,19 @@ export class MemorySessionState implements SessionStateStore {
   }
 
   async revocation(sid: string | undefined, userId: string | undefined): Promise<RevocationState> {
-    const now = Date.now()
+    return this.#state(sid, userId, Date.now())
+  }
+
+  /**
+   * As a RevocationFeed: this memory holds every revocation of this process's store, so a read is
+   * answered here, at once and without a promise, never "ask the store" (issue #36: with many
+   * active sessions, most reads found the one-second cache stale and waited on a promise).
+   */
+  check(sid: string | undefined, userId: string | undefined, createdAt: number, now: number): boolean {
+    return revokedBy(this.#state(sid, userId, now), createdAt)
+  }
+
+  #state(sid: string | undefined, userId: string | undefined, now: number): RevocationState {
     const until = sid === undefined ? undefined : this.#revoked.get(sid)
     const entry = userId === undefined ? undefined : this.#notBefore.get(userId)
     const spared = sid === undefined ? undefined : this.#spared.get(sid)

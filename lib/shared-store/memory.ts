@@ -12,7 +12,7 @@
  */
 import { AuthError } from "../errors.js"
 import { MemorySessionState } from "./memory-sessions.js"
-import type { RevocationState, StateStore, StoredSession } from "./types.js"
+import type { RevocationFeed, RevocationState, StateStore, StoredSession } from "./types.js"
 
 interface Counter {
   count: number
@@ -104,6 +104,10 @@ export class MemoryStore implements StateStore {
   }
   revocation(sid: string | undefined, userId: string | undefined): Promise<RevocationState> {
     return this.#sessions.revocation(sid, userId)
+  }
+  /** Revocations held here are all there are (one process): reads are answered without a round trip. */
+  get revocationFeed(): RevocationFeed {
+    return this.#sessions
   }
   publish(message: string): Promise<void> {
     return this.#sessions.publish(message)

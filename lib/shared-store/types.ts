@@ -20,7 +20,8 @@
 export interface StateStore extends Partial<SessionStateStore>, Partial<ValueStateStore> {
   /**
    * Set by the store Gatehouse builds on the adapter (no `store` configured, processes sharing a
-   * database): every live revocation, held in this process and kept current by polling.
+   * database): every live revocation, held in this process and kept current by polling; and by
+   * MemoryStore (the default without an adapter), whose memory is the whole record.
    */
   readonly revocationFeed?: RevocationFeed
   /**

@@ -148,3 +148,25 @@ describe("bounded size and sweeping", () => {
     expect(await store.claim("z", 600)).toBe(true)
   })
 })
+
+describe("MemoryStore as its own revocation feed (issue #36)", () => {
+  it("answers a read at once, without a promise, from the revocations it holds", async () => {
+    const { cookieSessionRevoked } = await import("../../../lib/devices/check.js")
+    const { resolveConfig } = await import("../../../lib/core/config/resolve.js")
+    const { newSessionId } = await import("../../../lib/devices/ids.js")
+    const config = resolveConfig({ secret: "memory-feed-test-secret-0123456789abcdef", providers: [], trustHost: true })
+    expect(config.store.revocationFeed).toBeDefined()
+    const sid = newSessionId(Date.now() - 1000)
+    const other = newSessionId(Date.now() - 1000)
+    const token = { sub: "u-feed", sid }
+    // A cold cache: answered here, a boolean, not a promise.
+    expect(cookieSessionRevoked(config, token)).toBe(false)
+    await config.store.revokeSid!(sid, 60)
+    expect(cookieSessionRevoked(config, token)).toBe(true)
+    // A user's "not before" ends their older sessions, except the one it spares.
+    await config.store.revokeUser!("u-feed", Date.now(), 60, other)
+    expect(cookieSessionRevoked(config, { sub: "u-feed", sid: other })).toBe(false)
+    expect(cookieSessionRevoked(config, { sub: "u-feed", sid: newSessionId(Date.now() - 500) })).toBe(true)
+    expect(cookieSessionRevoked(config, { sub: "u-feed", sid: newSessionId(Date.now() + 1000) })).toBe(false)
+  })
+})
