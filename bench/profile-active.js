@@ -2,7 +2,6 @@
 // The server runs with --cpu-prof (bench/results/profiles/); the functions with the most self
 // time and the packages or folders they are in are printed, as bench/profile.js does.
 import { mkdirSync, readdirSync } from "node:fs"
-
 import { fileURLToPath } from "node:url"
 import { load } from "./lib/load.js"
 import { pinRunner, startServer } from "./lib/process.js"

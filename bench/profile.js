@@ -2,7 +2,6 @@
 // The server runs with --cpu-prof; the profile is written to bench/results/profiles/ and the
 // functions with the most self time (and the files they are in) are printed.
 import { mkdirSync, readdirSync } from "node:fs"
-
 import { fileURLToPath } from "node:url"
 import { createTally, load } from "./lib/load.js"
 import { pinRunner, startServer } from "./lib/process.js"
