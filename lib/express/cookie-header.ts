@@ -6,8 +6,9 @@
  * (lib/session/opened-cache.ts) finds it without hashing 500 characters again.
  *
  * A memo of a pure function (`cookie`'s `parse`), the same for every configuration, so it lives
- * at module level. Bounded by count (`MAX_ENTRIES`, as many as `session.cacheSize`'s default: one
- * header per active session) and by the characters it holds (`MAX_CHARS`, about 4 MB); headers
+ * at module level. Bounded by count (`MAX_ENTRIES`) and by the characters it holds (`MAX_CHARS`,
+ * about 1 MB): it serves the sessions that come back often; past that a header is parsed again (a
+ * few µs), and a flood of distinct headers (sign-in churn, forged cookies) holds no more; headers
  * longer than `MAX_KEPT` are parsed each time and not kept. The oldest header goes first; once
  * full, only one new header in `ADMIT_EVERY` is kept: with more active sessions than entries,
  * keeping every header would replace them all before any came back (issue #36), each replacement
@@ -16,9 +17,9 @@
 import { parse } from "cookie"
 import type { CookieJar } from "../session/chunks.js"
 
-export const MAX_ENTRIES = 10_000
+export const MAX_ENTRIES = 1000
 const MAX_KEPT = 8192
-export const MAX_CHARS = 4 * 1024 * 1024
+export const MAX_CHARS = 1024 * 1024
 const ADMIT_EVERY = 8
 
 const parsed = new Map<string, CookieJar>()
