@@ -12,6 +12,8 @@ import type { AuthConfig } from "../../lib/types.js"
 import type { StateStore } from "../../lib/shared-store/types.js"
 import { REVOCATION_REFRESH_MS } from "../../lib/devices/revocation-cache.js"
 import { RedisStore } from "../../lib/shared-store/redis.js"
+import { runtimeOf } from "../../lib/devices/runtime.js"
+import { resolveConfig } from "../../lib/core/config/resolve.js"
 import { makeApp, testConfig } from "../helpers/app.js"
 import { agentFor } from "../database/engines.js"
 import { redisClient, redisStore, signedInAlice, type Client } from "./setups.js"
@@ -87,6 +89,50 @@ describe("with pub/sub (RedisStore with a subscriber): the other process sees it
     expect(await status(B, cookie)).toBe(200)
     await revokeOwn(agent)
     // The frozen clock keeps B's cached answer fresh: only the pushed message can end it.
+    let seen = 200
+    for (let attempt = 0; attempt < 100 && seen === 200; attempt++) {
+      await new Promise((resume) => setTimeout(resume, 5))
+      seen = await status(B, cookie)
+    }
+    expect(seen).toBe(401)
+  })
+})
+
+describe("with pub/sub proven live (issue #36): the other process trusts its answer past one second, and still sees a revocation at once", () => {
+  it("asks the store no more while its own heartbeats come back, then is signed out by the pushed message", async () => {
+    const redis = await redisStore()
+    closers.push(redis.close)
+    let asked = 0
+    const shared = redis.store
+    const counting: StateStore = { ...shared, revocation: (sid, userId) => (asked++, shared.revocation!(sid, userId)) }
+    const configA = testConfig({ store: shared })
+    const configB = testConfig({ store: counting })
+    const [A, B] = [makeApp(configA), makeApp(configB)]
+    const watch = runtimeOf(resolveConfig(configB)).watch!
+    const { agent, cookie } = await signedInAlice(A)
+    const clock = freezeClock()
+    // Moves the frozen clock by less than the heartbeat's overdue time, then waits for B's next
+    // own heartbeat to come back through Redis at that time.
+    const step = async () => {
+      clock.advance(400)
+      const at = Date.now()
+      for (let attempt = 0; attempt < 400 && watch.heardAt !== at; attempt++) await new Promise((resume) => setTimeout(resume, 5))
+      expect(watch.heardAt).toBe(at)
+    }
+    expect(await status(B, cookie)).toBe(200)
+    expect(asked).toBe(1)
+    clock.advance(REVOCATION_REFRESH_MS + 1)
+    expect(await status(B, cookie)).toBe(200) // the one-second rule: asked again (and heartbeats start)
+    expect(asked).toBe(2)
+    await step() // the first heartbeat back: proven live from now
+    await step()
+    await step()
+    expect(await status(B, cookie)).toBe(200) // learnt before the proof began: asked again
+    expect(asked).toBe(3)
+    for (let i = 0; i < 4; i++) await step()
+    expect(await status(B, cookie)).toBe(200) // 1.6 s later: trusted, not asked
+    expect(asked).toBe(3)
+    await revokeOwn(agent)
     let seen = 200
     for (let attempt = 0; attempt < 100 && seen === 200; attempt++) {
       await new Promise((resume) => setTimeout(resume, 5))

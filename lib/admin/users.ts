@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto"
 import type { AdapterUser } from "../adapters.js"
 import type { ResolvedConfig } from "../core/config/resolved.js"
 import { fireEvent } from "../core/events.js"
+import { announce } from "../devices/runtime.js"
 import { InvalidRequest } from "../errors.js"
 import { normalizeEmail } from "../providers/email/identifier.js"
 import type { AdapterUserBan } from "./adapter.js"
@@ -137,6 +138,8 @@ export async function updateUser(config: ResolvedConfig, userId: unknown, input:
   const fields = Object.keys(changes).filter((key) => key !== "id")
   if (!fields.length) return summaryOf(user, await storage.getUserBan(user.id))
   const updated = await storage.updateUser(changes)
+  // Every process drops its cached database sessions of the user, which hold the old name and email.
+  await announce(config, { user: user.id, notBefore: 0 })
   await fireEvent(config, "updateUser", { user: updated })
   await adminChanged(config, { type: "admin.user_updated", adminId: actor?.userId ?? null, userId: user.id, fields })
   return summaryOf(updated, await storage.getUserBan(user.id))

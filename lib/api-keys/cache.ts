@@ -8,6 +8,7 @@
  */
 import type { ResolvedConfig } from "../core/config/resolved.js"
 import { REVOCATION_REFRESH_MS } from "../devices/revocation-cache.js"
+import { makeRoom } from "../core/bounded-map.js"
 import type { ApiKeyCaller } from "./caller.js"
 
 const MAX_ENTRIES = 10_000
@@ -33,7 +34,7 @@ export class ApiKeyCache {
 
   set(hash: string, found: Found, now: number): void {
     this.#entries.delete(hash)
-    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value as string)
+    makeRoom(this.#entries, MAX_ENTRIES)
     this.#entries.set(hash, { found, at: now })
   }
 

@@ -1,11 +1,13 @@
 /**
  * This process's cache of database sessions (token -> session and user), so a read does not
- * query the database every time. An entry is trusted for `REVOCATION_REFRESH_MS`; revocations,
+ * query the database every time. An entry is trusted for `REVOCATION_REFRESH_MS` (longer while the
+ * pub/sub is proven live: `TrustPolicy`, lib/devices/feed-watch.ts); revocations,
  * sign-outs and refreshes on any process drop or replace it at once (pub/sub). Bounded: the
  * oldest entries go first.
  */
 import type { AdapterSession, AdapterUser } from "../adapters.js"
-import { REVOCATION_REFRESH_MS } from "./revocation-cache.js"
+import { ONE_SECOND, type TrustPolicy } from "./revocation-cache.js"
+import { makeRoom } from "../core/bounded-map.js"
 import type { StoredImpersonation } from "../admin/impersonation/facts.js"
 
 /** Entries when none is given (`session.cacheSize`'s default). */
@@ -30,32 +32,46 @@ interface Entry extends CachedSession {
 
 export class DatabaseSessionCache {
   readonly #entries = new Map<string, Entry>()
+  /** When a session was last dropped (revoked, signed out, refreshed elsewhere). */
+  #droppedAt = Number.NEGATIVE_INFINITY
 
-  constructor(private readonly maxEntries = MAX_ENTRIES) {}
+  constructor(
+    private readonly maxEntries = MAX_ENTRIES,
+    private readonly policy: TrustPolicy = ONE_SECOND,
+  ) {}
 
   get(sessionToken: string, now: number): CachedSession | undefined {
     const entry = this.#entries.get(sessionToken)
     if (!entry) return undefined
-    if (now - entry.at < REVOCATION_REFRESH_MS) return entry
+    if (this.policy.trusted(entry.at, now)) return entry
     this.#entries.delete(sessionToken)
     return undefined
   }
 
+  /**
+   * `now`: when the read that found `value` started. A session dropped since (a revocation that
+   * arrived while the database answered) may be in `value` as it was before: not kept then, so no
+   * stale copy outlives the revocation (the next read asks the database again).
+   */
   set(sessionToken: string, value: CachedSession, now: number): void {
+    if (this.#droppedAt >= now) return
     this.#entries.delete(sessionToken)
-    if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string)
+    makeRoom(this.#entries, this.maxEntries)
     this.#entries.set(sessionToken, { ...value, at: now })
   }
 
   delete(sessionToken: string): void {
+    this.#droppedAt = Date.now()
     this.#entries.delete(sessionToken)
   }
 
   dropSid(sid: string): void {
+    this.#droppedAt = Date.now()
     for (const [token, entry] of this.#entries) if (entry.sid === sid) this.#entries.delete(token)
   }
 
   dropUser(userId: string): void {
+    this.#droppedAt = Date.now()
     for (const [token, entry] of this.#entries) if (entry.user.id === userId || entry.session.userId === userId) this.#entries.delete(token)
   }
 }

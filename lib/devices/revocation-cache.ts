@@ -1,7 +1,8 @@
 /**
  * This process's memory of revocations, so a cookie-session read does not ask the shared store
  * every time: what the store said about a session id and a user is trusted for
- * `REVOCATION_REFRESH_MS`, and revocations published by any process (pub/sub) land here at once.
+ * `REVOCATION_REFRESH_MS` (longer while the pub/sub is proven live: `TrustPolicy`), and revocations
+ * published by any process (pub/sub) land here at once.
  * A revocation learnt is kept (until evicted: the store still has it). Bounded: the oldest
  * entries go first. With the adapter store (no shared store), its feed of every live revocation
  * answers before the per-entry freshness (see lib/shared-store/revocation-feed.ts).
@@ -14,9 +15,21 @@
  * that way is remembered as revoked (nothing can bring it back).
  */
 import type { RevocationFeed, RevocationState } from "../shared-store/types.js"
+import { REVOCATION_REFRESH_MS } from "./feed-watch.js"
+import { makeRoom } from "../core/bounded-map.js"
 
-/** How long a "not revoked" answer is trusted: the worst-case delay of a revocation. */
-export const REVOCATION_REFRESH_MS = 1000
+export { REVOCATION_REFRESH_MS }
+
+/**
+ * How long what was learnt at `at` is trusted at `now`: one second, or longer while the pub/sub is
+ * proven to deliver every revocation (lib/devices/feed-watch.ts).
+ */
+export interface TrustPolicy {
+  trusted(at: number, now: number): boolean
+}
+
+/** The one-second rule alone (no pub/sub proven live). */
+export const ONE_SECOND: TrustPolicy = Object.freeze({ trusted: (at: number, now: number) => now - at < REVOCATION_REFRESH_MS })
 /** Entries per map when none is given (`session.cacheSize`'s default). */
 const MAX_ENTRIES = 10_000
 
@@ -33,13 +46,13 @@ interface Known<T> {
 
 function put<T>(map: Map<string, Known<T>>, key: string, value: T, at: number, max: number): void {
   map.delete(key)
-  if (map.size >= max) map.delete(map.keys().next().value as string)
+  makeRoom(map, max)
   map.set(key, { value, at })
 }
 
 /** A known answer for `key` that is still trusted (no key: nothing to know). A plain function: no closure per check. */
-function fresh(known: Known<unknown> | undefined, key: string | undefined, now: number): boolean {
-  return key === undefined || (known !== undefined && now - known.at < REVOCATION_REFRESH_MS)
+function fresh(policy: TrustPolicy, known: Known<unknown> | undefined, key: string | undefined, now: number): boolean {
+  return key === undefined || (known !== undefined && policy.trusted(known.at, now))
 }
 
 export class RevocationCache {
@@ -51,10 +64,12 @@ export class RevocationCache {
   /**
    * `feed`: the store holds every live revocation in this process (the adapter store), and answers
    * first. `maxEntries`: per map (session ids, users, spared sessions), the oldest dropped first.
+   * `policy`: how long an answer is trusted.
    */
   constructor(
     private readonly feed?: RevocationFeed,
     private readonly maxEntries = MAX_ENTRIES,
+    private readonly policy: TrustPolicy = ONE_SECOND,
   ) {}
 
   /**
@@ -71,7 +86,7 @@ export class RevocationCache {
       if (spared === undefined || spared.value < mark.notBefore) {
         // Not spared as far as this process knows: certain when the revocation said which session
         // it spares, or when what is known of this one is fresh (or there is no sid).
-        if (sid === undefined || (mark.spare !== undefined && mark.spare !== sid) || (spared !== undefined && now - spared.at < REVOCATION_REFRESH_MS)) {
+        if (sid === undefined || (mark.spare !== undefined && mark.spare !== sid) || (spared !== undefined && this.policy.trusted(spared.at, now))) {
           if (sid !== undefined) put(this.#sids, sid, true, now, this.maxEntries)
           return true
         }
@@ -82,13 +97,14 @@ export class RevocationCache {
       const fromFeed = this.feed.check(sid, userId, createdAt, now)
       if (fromFeed !== undefined) return fromFeed
     }
-    return fresh(bySid, sid, now) && fresh(byUser, userId, now) ? false : undefined
+    return fresh(this.policy, bySid, sid, now) && fresh(this.policy, byUser, userId, now) ? false : undefined
   }
 
   /** Records the store's answer. */
   learn(sid: string | undefined, userId: string | undefined, state: RevocationState, now: number): void {
     if (sid !== undefined) {
-      put(this.#sids, sid, state.revoked, now, this.maxEntries)
+      // A revocation announced while the store answered stays: nothing brings a session back.
+      put(this.#sids, sid, state.revoked || this.#sids.get(sid)?.value === true, now, this.maxEntries)
       this.spare(sid, state.spared ?? 0, now)
     }
     if (userId !== undefined) this.#mark(userId, state.notBefore, now, undefined)

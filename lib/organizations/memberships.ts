@@ -13,6 +13,7 @@ import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { AdapterMembership } from "./adapter.js"
 import { grantOf, type RoleGrant } from "./roles.js"
 import type { ResolvedOrganizations } from "./settings.js"
+import { makeRoom } from "../core/bounded-map.js"
 
 /** What `auth.organization` is: the active organization and the user's role and permissions there. */
 export interface ActiveOrganization {
@@ -108,7 +109,7 @@ export class MembershipCache {
 
 function put<V>(map: Map<string, V>, key: string, value: V): void {
   map.delete(key)
-  if (map.size >= MAX_USERS) map.delete(map.keys().next().value as string)
+  makeRoom(map, MAX_USERS)
   map.set(key, value)
 }
 

@@ -21,6 +21,7 @@ import type { JWT } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolved.js"
 import { CLOCK_TOLERANCE, claimTimesValid, openToken } from "../jwt/codec.js"
 import { sessionCreatedAt } from "../devices/check.js"
+import { makeRoom } from "../core/bounded-map.js"
 
 /** Once full, one opened value in this many is remembered (the oldest making room). */
 export const ADMIT_EVERY = 8
@@ -41,6 +42,8 @@ export interface OpenedSession {
 
 // Keyed by config, then by cookie name (the salt), then by value: no per-read key string to build.
 const caches = new WeakMap<ResolvedConfig, Map<string, Map<string, OpenedSession>>>()
+/** The caches that have been full once. */
+const filled = new WeakSet<Map<string, OpenedSession>>()
 /** Values opened while the cache was full, counted to let one in `ADMIT_EVERY` in. */
 let missesWhenFull = 0
 
@@ -71,9 +74,13 @@ export function openSessionValue(config: ResolvedConfig, value: string, salt: st
   const opened = openToken(value, config.secrets, salt, now)
   if (!opened) return null
   const entry: OpenedSession = { payload: Object.freeze(opened.payload), plaintext: opened.plaintext, secretIndex: opened.secretIndex, createdAt: sessionCreatedAt(opened.payload) }
-  if (cache.size >= config.session.cacheSize) {
+  const max = config.session.cacheSize
+  // Room is made in batches (lib/core/bounded-map.ts): a cache that has been full counts as full
+  // down to the batch below its size, so the admission rule still holds between batches.
+  if (cache.size >= max || (filled.has(cache) && cache.size >= max - (max >> 4))) {
+    filled.add(cache)
     if (++missesWhenFull % ADMIT_EVERY !== 0) return entry
-    cache.delete(cache.keys().next().value as string)
+    makeRoom(cache, max)
   }
   cache.set(value, entry)
   return entry

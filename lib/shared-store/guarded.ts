@@ -18,7 +18,7 @@ import { AdapterError, InvalidOption, RevocationPending, StoreUnavailable } from
 import type { LoggerInstance } from "../types.js"
 import { MemoryStore } from "./memory.js"
 import { PendingWrites } from "./pending-writes.js"
-import { hasSessionMethods, type RevocationState, type SessionStateStore, type StateStore } from "./types.js"
+import { hasSessionMethods, isHeartbeat, type RevocationState, type SessionStateStore, type StateStore } from "./types.js"
 
 const TIMEOUT_MS = 1000
 const LOG_EVERY_MS = 60_000
@@ -128,10 +128,12 @@ function merged(shared: RevocationState, local: RevocationState): RevocationStat
  * The revocable-session methods, guarded the same way. A store without them (a custom store
  * written before them) gets this process's memory for them, for good.
  */
-function guardedSessionMethods(store: StateStore, fallback: MemoryStore, attempt: Attempt, durable: Durable, subscribeFailed: (error: unknown) => void): SessionStateStore {
+function guardedSessionMethods(store: StateStore, fallback: MemoryStore, attempt: Attempt, durable: Durable, subscribeFailed: (error: unknown) => void): SessionStateStore & Pick<StateStore, "sharedPubSub"> {
   if (!hasSessionMethods(store)) {
-    // Bound, so the methods survive being spread into the guarded store.
+    // Bound, so the methods survive being spread into the guarded store. The pub/sub is this
+    // process's memory: it reaches no other process.
     return {
+      sharedPubSub: false,
       putSession: (userId, record) => fallback.putSession(userId, record),
       listSessions: (userId) => fallback.listSessions(userId),
       removeSessions: (userId, sids) => fallback.removeSessions(userId, sids),
@@ -155,7 +157,9 @@ function guardedSessionMethods(store: StateStore, fallback: MemoryStore, attempt
         async () => merged(await store.revocation(sid, userId), await fallback.revocation(sid, userId)),
         () => fallback.revocation(sid, userId),
       ),
-    publish: (message) => durable("publish", () => store.publish(message), () => fallback.publish(message), false),
+    // A heartbeat proves the shared pub/sub delivers (lib/devices/feed-watch.ts): never answered
+    // from memory, nor kept to be sent later.
+    publish: (message) => (isHeartbeat(message) ? attempt("publish", () => store.publish(message), async () => undefined) : durable("publish", () => store.publish(message), () => fallback.publish(message), false)),
     // Long-lived: not bounded by the timeout. If it fails, revocations still reach this process
     // through the revocation cache's one-second refresh.
     subscribe: async (listener) => {

@@ -25,6 +25,12 @@ export interface StateStore extends Partial<SessionStateStore>, Partial<ValueSta
    */
   readonly revocationFeed?: RevocationFeed
   /**
+   * Does `publish` reach every process that shares the sessions (issue #36)? Assumed for a store
+   * other than MemoryStore that has `publish` and `subscribe`; MemoryStore's reaches this process
+   * only. When it does, heartbeats sent through it prove it live and the caches trust answers longer.
+   */
+  readonly sharedPubSub?: boolean
+  /**
    * Counts one hit on `key` in a fixed window of `windowSeconds` that starts with the key's first
    * hit. Returns the hits counted in the current window and when it ends (epoch milliseconds).
    */
@@ -101,6 +107,14 @@ export interface RevocationFeed {
    * background catch-up when one is due soon, so a steady stream of requests never waits.
    */
   check(sid: string | undefined, userId: string | undefined, createdAt: number, now: number): boolean | undefined
+}
+
+/** Heartbeats of the revocation pub/sub (lib/devices/feed-watch.ts) start with this. */
+export const HEARTBEAT_PREFIX = '{"beat":'
+
+/** Is `message` a heartbeat (proof that the pub/sub delivers, not a revocation)? */
+export function isHeartbeat(message: string): boolean {
+  return message.startsWith(HEARTBEAT_PREFIX)
 }
 
 export const SESSION_STORE_METHODS = ["putSession", "listSessions", "removeSessions", "revokeSid", "revokeUser", "revocation", "publish", "subscribe"] as const

@@ -109,12 +109,15 @@ describe("the cache of opened session cookies, with more active sessions than it
     const extra = Array.from({ length: ADMIT_EVERY * 4 }, (_, i) => seal(MAX_ENTRIES + i))
     const first = extra.map((value) => openSessionValue(config, value, salt, now))
     expect(first.map((opened) => opened?.payload.sub)).toEqual(extra.map((_, i) => `user-${MAX_ENTRIES + i}`))
-    expect(rememberedCount(config, salt)).toBe(MAX_ENTRIES)
+    // Room is made a sixteenth at a time (lib/core/bounded-map.ts): never more than the bound.
+    const held = rememberedCount(config, salt)
+    expect(held).toBeLessThanOrEqual(MAX_ENTRIES)
+    expect(held).toBeGreaterThanOrEqual(MAX_ENTRIES - (MAX_ENTRIES >> 4) - 1)
     // Read again: a remembered value answers with the very entry it was given; the others open again.
     const again = extra.map((value) => openSessionValue(config, value, salt, now))
     expect(again.map((opened) => opened?.payload.email)).toEqual(extra.map((_, i) => `user${MAX_ENTRIES + i}@example.com`))
     expect(again.filter((opened, i) => opened === first[i])).toHaveLength(extra.length / ADMIT_EVERY)
-    expect(rememberedCount(config, salt)).toBe(MAX_ENTRIES)
+    expect(rememberedCount(config, salt)).toBeLessThanOrEqual(MAX_ENTRIES)
   })
 })
 
