@@ -215,6 +215,20 @@ export interface Adapter {
    * `lastUsedAt` given to `createAuthenticator`.
    */
   updateAuthenticator?(credentialID: AdapterAuthenticator["credentialID"], update: AuthenticatorUpdate): Awaitable<AdapterAuthenticator | null>
+  /**
+   * Gatehouse extension (both or neither): tells every process sharing the database of `message`
+   * (JSON, under 1 kB). With no `store` configured, processes then learn of each other's sign-outs
+   * and revocations at once, as with Redis, instead of within the one second their caches trust
+   * an entry. The SQL adapter has it on PostgreSQL opened from a URL (LISTEN/NOTIFY).
+   */
+  publishSessionMessage?(message: string): Promise<void>
+  /**
+   * Resolves once listening; from then on calls `listener` with every message any process
+   * publishes, this one's included, while the connection lasts (messages sent while it is being
+   * restored are lost: the caches' one-second bound covers them). Rejects when listening cannot
+   * start.
+   */
+  subscribeSessionMessages?(listener: (message: string) => void): Promise<void>
 }
 
 // Capabilities' own adapter methods join `Adapter` from their folders (declaration merging); these

@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto"
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "../../lib/adapters.js"
-import { DEVELOPMENT_ADAPTER, type TransactionalAdapter } from "../../lib/core/adapter.js"
+import { DEVELOPMENT_ADAPTER, type SessionMessageMethod, type TransactionalAdapter } from "../../lib/core/adapter.js"
 import { forgetTwoFactor, twoFactorMethods, type TwoFactorMaps } from "./two-factor.js"
 import { cookieSessionMethods, type CookieSessionMaps } from "./cookie-sessions.js"
 import { passwordMethods, type PasswordMaps } from "./passwords.js"
@@ -31,8 +31,11 @@ interface Store extends TwoFactorMaps, CookieSessionMaps, PasswordMaps, Organiza
   authenticators: Map<string, AdapterAuthenticator>
 }
 
-/** The memory adapter, plus direct access to its store (for tests that check what was written). */
-export interface MemoryAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction">> {
+/**
+ * The memory adapter, plus direct access to its store (for tests that check what was written).
+ * Without the session messages (issue #36): one process has no other to tell.
+ */
+export interface MemoryAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | SessionMessageMethod>>, Pick<Adapter, SessionMessageMethod> {
   transaction<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
   readonly store: Readonly<Store>
 }

@@ -4,7 +4,7 @@
  */
 import { ObjectId, type ClientSession } from "mongodb"
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, VerificationToken } from "../../lib/adapters.js"
-import type { TransactionalAdapter } from "../../lib/core/adapter.js"
+import type { SessionMessageMethod, TransactionalAdapter } from "../../lib/core/adapter.js"
 import type { Handles } from "./collections.js"
 import { fromRecord, fromUser, isObjectIdHex, key, to, toObjectId } from "./convert.js"
 import { compensating, inTransaction } from "./transactions.js"
@@ -18,8 +18,11 @@ import { adminMethods } from "./admin.js"
 import { apiKeyMethods } from "./api-keys.js"
 import { oidcRecordMethods } from "./identity-provider.js"
 
-/** Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts). */
-export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser">> {
+/**
+ * Without `lockUser`: Gatehouse serialises removing a user's ways in per process (lib/account/per-user.ts).
+ * Without the session messages (issue #36): processes sharing MongoDB rely on the caches' one-second bound.
+ */
+export interface MongoDBAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | "lockUser" | SessionMessageMethod>>, Pick<Adapter, SessionMessageMethod> {
   transaction<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
 }
 

@@ -13,9 +13,10 @@
 import { randomUUID } from "node:crypto"
 import type { CompiledQuery } from "kysely"
 import type { Adapter, AdapterUser } from "../../lib/adapters.js"
-import type { TransactionalAdapter } from "../../lib/core/adapter.js"
+import type { SessionMessageMethod, TransactionalAdapter } from "../../lib/core/adapter.js"
 import { codecFor, kindOf, type AnyDb } from "./codec.js"
 import { openDatabase, prepareStatement } from "./connect.js"
+import { sessionMessages } from "./notify.js"
 import {
   accountColumns,
   authenticatorColumns,
@@ -44,12 +45,18 @@ import { oidcRecordMethods } from "./identity-provider.js"
 
 export type SqlAdapterOptions = TableOptions
 
-export interface SqlAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction">> {
+export interface SqlAdapterInstance extends Required<Omit<TransactionalAdapter, "transaction" | SessionMessageMethod>> {
   transaction<T>(work: (adapter: Adapter) => Promise<T>): Promise<T>
   /** The Kysely instance in use (created from the URL, or the one you passed). */
   readonly db: AnyDb
-  /** Closes the connection pool when the adapter opened it from a URL; a no-op otherwise. */
+  /** Closes the connection pool (and the listening connection) when the adapter opened it from a URL; a no-op otherwise. */
   close(): Promise<void>
+  /**
+   * PostgreSQL opened from a URL only (LISTEN/NOTIFY on a channel of the table prefix, see
+   * notify.ts); undefined on MySQL/MariaDB, SQLite and over a Kysely instance you pass.
+   */
+  publishSessionMessage?(message: string): Promise<void>
+  subscribeSessionMessages?(listener: (message: string) => void): Promise<void>
 }
 
 function build(db: AnyDb, t: TableNames, inTransaction: boolean): SqlAdapterInstance {
@@ -281,7 +288,14 @@ export function SqlAdapter(db: AnyDb | string, options: SqlAdapterOptions = {}):
   if (typeof db !== "string") return build(db, t, false)
   const opened = openDatabase(db)
   const adapter = build(opened, t, false)
-  return Object.assign(adapter, { close: () => opened.destroy() })
+  // Sign-outs and revocations told to the other processes at once (issue #36): PostgreSQL only.
+  const messages = kindOf(opened) === "postgres" ? sessionMessages(opened, db, options.tablePrefix ?? "") : undefined
+  const close = async () => {
+    await messages?.close()
+    await opened.destroy()
+  }
+  if (!messages) return Object.assign(adapter, { close })
+  return Object.assign(adapter, { close, publishSessionMessage: messages.publish, subscribeSessionMessages: messages.subscribe })
 }
 
 /** Creates or updates the tables. Returns the migrations applied (empty when up to date). */

@@ -63,6 +63,17 @@ export function adapterMethods(capabilities: readonly { readonly adapterMethods?
 export type AdapterMethod = keyof Adapter
 
 /**
+ * Gatehouse extensions: sign-outs and revocations told to every process sharing the database when
+ * no `store` is configured (issue #36; the SQL adapter on PostgreSQL, LISTEN/NOTIFY). Wrapped
+ * always, but not among `adapterMethods()`, the methods a full adapter has: only an adapter over a
+ * database with pub/sub has these (not the memory or MongoDB adapter), so the "every method"
+ * adapter types leave them optional too.
+ */
+export const SESSION_MESSAGE_METHODS = ["publishSessionMessage", "subscribeSessionMessages"] as const satisfies readonly AdapterMethod[]
+
+export type SessionMessageMethod = (typeof SESSION_MESSAGE_METHODS)[number]
+
+/**
  * An optional Gatehouse extension: run `work` atomically (in one database transaction), with an
  * adapter bound to it. Used to create a user and link its account together; adapters without it
  * get a compensating `deleteUser` when the second step fails. With `lockUser` as well, removing a
@@ -104,7 +115,7 @@ export function assertAdapterMethods(adapter: Adapter, needed: readonly AdapterM
 /** Every method of `adapter`, wrapped: failures become AdapterError; calls are logged at verbose. */
 export function wrapAdapter(adapter: TransactionalAdapter, logger: LoggerInstance, methods: readonly AdapterMethod[]): TransactionalAdapter {
   const wrapped: Record<string, unknown> = {}
-  for (const method of methods) {
+  for (const method of [...methods, ...SESSION_MESSAGE_METHODS]) {
     const fn = adapter[method] as ((...args: unknown[]) => unknown) | undefined
     if (typeof fn !== "function") continue
     wrapped[method] = async (...args: unknown[]) => {

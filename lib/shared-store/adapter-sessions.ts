@@ -18,6 +18,7 @@
  */
 import { randomUUID } from "node:crypto"
 import type { Adapter, AdapterCookieSession, AdapterSessionRevocation } from "../adapters.js"
+import { SESSION_MESSAGE_METHODS, type SessionMessageMethod } from "../core/adapter.js"
 import type { LoggerInstance } from "../core/logger.js"
 import { AdapterError, MissingAdapterMethods, RevocationPending } from "../errors.js"
 import type { WarningCode } from "../warnings.js"
@@ -49,7 +50,34 @@ function toStored(session: AdapterCookieSession): StoredSession & { user?: strin
   return session.owner ? { ...stored, user: session.owner } : stored
 }
 
-export function adapterSessionStore(adapter: CookieSessionAdapter, logger: Pick<LoggerInstance, "error">): StateStore & { revocationFeed: AdapterRevocationFeed } {
+type SessionMessageAdapter = Required<Pick<Adapter, SessionMessageMethod>>
+
+/** True when the adapter tells other processes of session messages itself (both methods; one alone is ignored). */
+export function relaysSessionMessages(adapter: Adapter): adapter is Adapter & SessionMessageAdapter {
+  return SESSION_MESSAGE_METHODS.every((method) => typeof adapter[method] === "function")
+}
+
+/**
+ * This process's memory (database sessions), whose messages go through the adapter: every other
+ * method, `revocationFeed` included, is MemoryStore's own.
+ */
+class AdapterRelayedStore extends MemoryStore {
+  /** Its messages reach every process sharing the database (lib/devices/runtime.ts: heartbeats then prove it live). */
+  readonly sharedPubSub = true
+  readonly #adapter: SessionMessageAdapter
+  constructor(adapter: SessionMessageAdapter) {
+    super()
+    this.#adapter = adapter
+  }
+  override publish(message: string): Promise<void> {
+    return this.#adapter.publishSessionMessage(message)
+  }
+  override subscribe(listener: (message: string) => void): Promise<void> {
+    return this.#adapter.subscribeSessionMessages(listener)
+  }
+}
+
+export function adapterSessionStore(adapter: CookieSessionAdapter & Adapter, logger: Pick<LoggerInstance, "error">): StateStore & { revocationFeed: AdapterRevocationFeed } {
   const local = new MemoryStore()
   const feed = new AdapterRevocationFeed(adapter, logger)
   const pending = new PendingWrites(() => void pending.flush((write) => within(RETRY_TIMEOUT_MS, write)).catch(() => undefined))
@@ -80,8 +108,10 @@ export function adapterSessionStore(adapter: CookieSessionAdapter, logger: Pick<
       }
     }
   }
+  const relays = relaysSessionMessages(adapter)
   return {
     revocationFeed: feed,
+    sharedPubSub: relays,
     hit: (key, windowSeconds) => local.hit(key, windowSeconds),
     reset: (key) => local.reset(key),
     claim: (key, ttlSeconds) => local.claim(key, ttlSeconds),
@@ -112,20 +142,23 @@ export function adapterSessionStore(adapter: CookieSessionAdapter, logger: Pick<
     revokeUser: (userId, notBefore, ttlSeconds, spare) =>
       revoke([...(spare === undefined ? [] : [{ kind: "spare" as const, key: spare, notBefore }]), { kind: "user", key: userId, notBefore }], ttlSeconds),
     revocation: (sid, userId) => feed.state(sid, userId),
-    // Other processes learn by polling the database; nothing to push.
-    publish: async () => undefined,
-    subscribe: async () => undefined,
+    // Other processes learn by polling the database; through the adapter at once, when it relays messages.
+    publish: (message) => (relays ? adapter.publishSessionMessage!(message) : Promise.resolve()),
+    subscribe: (listener) => (relays ? adapter.subscribeSessionMessages!(listener) : Promise.resolve()),
   }
 }
 
 /**
  * The store of a configuration: the one given; else, for cookie sessions with an adapter that
- * stores them, the adapter-backed one; else this process's memory.
+ * stores them, the adapter-backed one; else this process's memory. Either way, an adapter that
+ * relays session messages (`publishSessionMessage`, `subscribeSessionMessages`) carries the
+ * store's publish and subscribe, so processes sharing its database hear of sign-outs and
+ * revocations at once, not within the caches' one second.
  */
 export function defaultStore(adapter: Adapter | undefined, strategy: "cookie" | "database", logger: Pick<LoggerInstance, "error">, warn: (code: WarningCode) => void, production: boolean): StateStore {
   if (adapter && strategy !== "database") {
     if (storesCookieSessions(adapter)) return adapterSessionStore(adapter, logger)
     if (production) warn("session-revocation-local")
   }
-  return new MemoryStore()
+  return adapter && relaysSessionMessages(adapter) ? new AdapterRelayedStore(adapter) : new MemoryStore()
 }
