@@ -43,6 +43,11 @@ export function parseCookieHeader(header: string): CookieJar {
   return jar
 }
 
+/** Does the memo hold this header (so parsing it again gives the same jar at the cost of a lookup)? */
+export function cookieHeaderKept(header: string): boolean {
+  return parsed.has(header)
+}
+
 /** How many headers and characters the memo holds (tests). */
 export function cookieHeaderMemo(): { entries: number; chars: number } {
   return { entries: parsed.size, chars }

@@ -3,29 +3,69 @@
  * if a callback asks for it (`webRequest()`).
  */
 import type { TLSSocket } from "node:tls"
-import type { AuthAction } from "../types.js"
+import type { AuthAction, Session } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolved.js"
 import type { InternalRequest } from "../core/request.js"
 import { requestScheme, siteOf, type SiteHints } from "../core/site.js"
 import type { CookieJar } from "../session/chunks.js"
 import { clientAddress } from "../rate-limit/client-address.js"
-import { parseCookieHeader } from "./cookie-header.js"
+import { cookieHeaderKept, parseCookieHeader } from "./cookie-header.js"
 import { readExpressBody } from "./body.js"
 import type { GatehouseRequest } from "./types.js"
+import type { AdapterError } from "../errors.js"
+import type { SessionIdentity } from "../session/cookie-strategy.js"
 
-const PARSED_COOKIES = Symbol("gatehouse.cookies")
+/**
+ * What Gatehouse remembers about one request, in one property. Express gives every request its
+ * prototype (`Object.setPrototypeOf`), after which V8 makes each property added to that request a
+ * map of its own (~1 µs a property, issue #36): so one property for all of it, added only when
+ * something must be remembered.
+ */
+const STATE = Symbol("gatehouse.request")
 
-/** Cookies, parsed once per request (or taken from cookie-parser when it ran); read only. */
-export function cookiesOf(req: GatehouseRequest): CookieJar {
-  const cached = (req as unknown as Record<symbol, CookieJar>)[PARSED_COOKIES]
-  if (cached) return cached
+/** The session read for a request under one configuration (lib/express/session.ts). */
+export interface SessionRead {
+  config: ResolvedConfig
+  session: Session | null
+  /** Whose session and which one (listing and revoking sessions). */
+  identity?: SessionIdentity
+  /** The adapter failed during the read (already logged). */
+  failure?: AdapterError
+}
+
+export interface RequestState {
+  /** The cookies, when asking again would not give the same jar for free. */
+  cookies?: CookieJar
+  /** The session read for this request (lib/express/session.ts). */
+  session?: SessionRead
+}
+
+/** The request's state, if anything was remembered yet. */
+export function stateOf(req: GatehouseRequest): RequestState | undefined {
+  return (req as unknown as Record<symbol, RequestState | undefined>)[STATE]
+}
+
+/** Adds the state (the one property) to a request that has none yet: the caller looked, `stateOf` gave undefined. */
+export function addState(req: GatehouseRequest): RequestState {
+  const state: RequestState = {}
+  ;(req as unknown as Record<symbol, RequestState>)[STATE] = state
+  return state
+}
+
+/**
+ * Cookies, parsed once per request (or taken from cookie-parser when it ran); read only. A jar the
+ * cookie-header memo keeps is not stored on the request: asking again finds it with one lookup (the
+ * header string keeps its hash), and nothing is added to `req`. `state`: the request's state when
+ * the caller has it already (each look for a property `req` lacks walks Express's prototypes).
+ */
+export function cookiesOf(req: GatehouseRequest, state = stateOf(req)): CookieJar {
+  if (state?.cookies) return state.cookies
   const fromParser = req.cookies
-  const jar =
-    fromParser && typeof fromParser === "object" && !Array.isArray(fromParser)
-      ? (fromParser as CookieJar)
-      : parseCookieHeader(req.headers.cookie ?? "")
-  ;(req as unknown as Record<symbol, CookieJar>)[PARSED_COOKIES] = jar
-  return jar
+  if (fromParser && typeof fromParser === "object" && !Array.isArray(fromParser)) return ((state ?? addState(req)).cookies = fromParser as CookieJar)
+  const header = req.headers.cookie ?? ""
+  const jar = parseCookieHeader(header)
+  if (cookieHeaderKept(header)) return jar
+  return ((state ?? addState(req)).cookies = jar)
 }
 
 export function headerOf(req: GatehouseRequest): (name: string) => string | undefined {

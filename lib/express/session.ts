@@ -19,20 +19,11 @@ import type { SessionIdentity } from "../session/cookie-strategy.js"
 import { clientInfo } from "../devices/ids.js"
 import { clientAddress } from "../rate-limit/client-address.js"
 import { configSource, resolveFor } from "./config.js"
-import { cookiesOf, isSecureRequest } from "./request.js"
+import { addState, cookiesOf, isSecureRequest, stateOf, type RequestState } from "./request.js"
+
+export type { SessionRead } from "./request.js"
 import { appendSetCookie } from "./respond.js"
 import type { GatehouseRequest, GatehouseResponse, Middleware } from "./types.js"
-
-const READ = Symbol("gatehouse.session")
-
-interface SessionRead {
-  config: ResolvedConfig
-  session: Session | null
-  /** Whose session and which one (listing and revoking sessions). */
-  identity?: SessionIdentity
-  /** The adapter failed during the read (already logged). */
-  failure?: AdapterError
-}
 
 /**
  * The request's session under `config`, read once per request and configuration: `requireAuth`
@@ -44,23 +35,25 @@ interface SessionRead {
  * middleware can go on in the same tick; `await` it otherwise.
  */
 export function requestSession(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Session | null | Promise<Session | null> {
-  const slot = req as unknown as Record<symbol, SessionRead | undefined>
-  const previous = slot[READ]
+  const known = stateOf(req)
+  const previous = known?.session
   if (previous?.config === config) {
     if (previous.failure) return Promise.reject(previous.failure)
     return previous.session
   }
+  // The read is remembered whatever its outcome: the state is needed, made now (no second look).
+  const state = known ?? addState(req)
   let read: ReturnType<typeof readSession>
   try {
-    read = readSession(config, cookiesOf(req), cookieSet(config, isSecureRequest(req, config)), undefined, () => clientOf(req))
+    read = readSession(config, cookiesOf(req, state), cookieSet(config, isSecureRequest(req, config)), undefined, () => clientOf(req))
   } catch (error) {
-    return Promise.reject(failed(slot, config, error))
+    return Promise.reject(failed(state, config, error))
   }
-  if (!(read instanceof Promise)) return settle(slot, res, config, read)
+  if (!(read instanceof Promise)) return settle(state, res, config, read)
   return read.then(
-    (result) => settle(slot, res, config, result),
+    (result) => settle(state, res, config, result),
     (error: unknown) => {
-      throw failed(slot, config, error)
+      throw failed(state, config, error)
     },
   )
 }
@@ -69,24 +62,24 @@ function clientOf(req: GatehouseRequest) {
   return clientInfo(req.headers["user-agent"], clientAddress(req as Parameters<typeof clientAddress>[0]))
 }
 
-function settle(slot: Record<symbol, SessionRead | undefined>, res: ServerResponse | undefined, config: ResolvedConfig, result: Awaited<ReturnType<typeof readSession>>): Session | null {
+function settle(state: RequestState, res: ServerResponse | undefined, config: ResolvedConfig, result: Awaited<ReturnType<typeof readSession>>): Session | null {
   if (res && result.cookies.length) appendSetCookie(res, setCookieLines(result.cookies))
-  slot[READ] = { config, session: result.session, identity: result.identity }
+  state.session = { config, session: result.session, identity: result.identity }
   return result.session
 }
 
 /** An adapter failure is logged and remembered for the request; anything else goes on as it is. */
-function failed(slot: Record<symbol, SessionRead | undefined>, config: ResolvedConfig, error: unknown): unknown {
+function failed(state: RequestState, config: ResolvedConfig, error: unknown): unknown {
   if (!(error instanceof AdapterError)) return error
   config.logger.error(error)
-  slot[READ] = { config, session: null, failure: error }
+  state.session = { config, session: null, failure: error }
   return error
 }
 
 /** The request's session and its identity (read once per request, as `requestSession`); null when signed out. */
 export async function requestIdentity(req: GatehouseRequest, res: ServerResponse | undefined, config: ResolvedConfig): Promise<SessionIdentity | null> {
   const session = await requestSession(req, res, config)
-  const read = (req as unknown as Record<symbol, SessionRead | undefined>)[READ]
+  const read = stateOf(req)?.session
   return session && read?.identity ? read.identity : null
 }
 

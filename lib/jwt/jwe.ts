@@ -12,9 +12,12 @@ import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from "n
 import { randomSlice } from "../crypto/random.js"
 import type { ContentEncryption, DerivedKey } from "./keys.js"
 
-const B64URL = /^[A-Za-z0-9_-]*$/
-/** A protected header of ours is ~130 characters; anything far larger is not ours. */
-const MAX_HEADER_LENGTH = 1024
+/**
+ * The whole compact form in one pass: a protected header of 1 to 1024 base64url characters (ours
+ * is ~130; anything far larger is not ours), an empty encrypted key (`dir`), then the IV,
+ * ciphertext and tag, base64url each. Exactly five parts, as no part may hold a dot.
+ */
+const COMPACT = /^[A-Za-z0-9_-]{1,1024}\.\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/
 
 const HEADER_CBC = (kid: string) => JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid })
 
@@ -63,26 +66,22 @@ export interface ParsedJwe {
 
 /** Splits and checks the structure; null for anything that is not a JWE we could have made. */
 export function parse(compact: string): ParsedJwe | null {
-  const parts = compact.split(".")
-  if (parts.length !== 5) return null
-  const [protectedHeader, encryptedKey, iv, ciphertext, tag] = parts as [string, string, string, string, string]
-  if (encryptedKey !== "" || protectedHeader.length === 0 || protectedHeader.length > MAX_HEADER_LENGTH) return null
-  if (!B64URL.test(protectedHeader) || !B64URL.test(iv) || !B64URL.test(ciphertext) || !B64URL.test(tag)) return null
-  const known = knownHeader(protectedHeader)
+  if (!COMPACT.test(compact)) return null
+  // The pattern placed the dots: the header ends at the first, the IV starts after the second.
+  const headerEnd = compact.indexOf(".")
+  const ivEnd = compact.indexOf(".", headerEnd + 2)
+  const ciphertextEnd = compact.indexOf(".", ivEnd + 1)
+  const known = knownHeader(compact, headerEnd)
   if (!known) return null
-  const { header, aad } = known
-  const parsed = {
-    header,
-    protectedHeader,
-    aad,
-    iv: Buffer.from(iv, "base64url"),
-    ciphertext: Buffer.from(ciphertext, "base64url"),
-    tag: Buffer.from(tag, "base64url"),
-  }
-  const shape = header.enc === "A256CBC-HS512" ? { iv: 16, tag: 32 } : { iv: 12, tag: 16 }
-  if (parsed.iv.length !== shape.iv || parsed.tag.length !== shape.tag) return null
-  if (header.enc === "A256CBC-HS512" && (parsed.ciphertext.length === 0 || parsed.ciphertext.length % 16 !== 0)) return null
-  return parsed
+  const { header, segment: protectedHeader, aad } = known
+  const cbc = header.enc === "A256CBC-HS512"
+  const iv = Buffer.from(compact.slice(headerEnd + 2, ivEnd), "base64url")
+  if (iv.length !== (cbc ? 16 : 12)) return null
+  const tag = Buffer.from(compact.slice(ciphertextEnd + 1), "base64url")
+  if (tag.length !== (cbc ? 32 : 16)) return null
+  const ciphertext = Buffer.from(compact.slice(ivEnd + 1, ciphertextEnd), "base64url")
+  if (cbc && (ciphertext.length === 0 || ciphertext.length % 16 !== 0)) return null
+  return { header, protectedHeader, aad, iv, ciphertext, tag }
 }
 
 /**
@@ -92,16 +91,28 @@ export function parse(compact: string): ParsedJwe | null {
  * oldest dropped first; the header is frozen, since every token with it shares it.
  */
 const MAX_HEADERS = 16
-const headers = new Map<string, { header: JweHeader; aad: Aad }>()
+interface KnownHeader {
+  segment: string
+  header: JweHeader
+  aad: Aad
+}
+const headers = new Map<string, KnownHeader>()
+/** The header found last: the common case, compared in place (no substring to cut, no hash to compute). */
+let lastHeader: KnownHeader | undefined
 
-function knownHeader(segment: string): { header: JweHeader; aad: Aad } | null {
-  const hit = headers.get(segment)
-  if (hit) return hit
-  const header = parseHeader(segment)
-  if (!header) return null
-  const known = { header: Object.freeze(header), aad: aadOf(segment) }
-  if (headers.size >= MAX_HEADERS) headers.delete(headers.keys().next().value as string)
-  headers.set(segment, known)
+/** The header of `compact`, its first `length` characters (already checked to be base64url). */
+function knownHeader(compact: string, length: number): KnownHeader | null {
+  if (lastHeader !== undefined && lastHeader.segment.length === length && compact.startsWith(lastHeader.segment)) return lastHeader
+  const segment = compact.slice(0, length)
+  let known = headers.get(segment)
+  if (!known) {
+    const header = parseHeader(segment)
+    if (!header) return null
+    known = { segment, header: Object.freeze(header), aad: aadOf(segment) }
+    if (headers.size >= MAX_HEADERS) headers.delete(headers.keys().next().value as string)
+    headers.set(segment, known)
+  }
+  lastHeader = known
   return known
 }
 
@@ -130,8 +141,7 @@ export function open(jwe: ParsedJwe, key: Buffer): string | null {
     if (jwe.header.enc === "A256CBC-HS512") {
       const expected = cbcTag(key.subarray(0, 32), jwe.aad, jwe.iv, jwe.ciphertext)
       if (!timingSafeEqual(expected, jwe.tag)) return null
-      const decipher = createDecipheriv("aes-256-cbc", key.subarray(32, 64), jwe.iv)
-      return Buffer.concat([decipher.update(jwe.ciphertext), decipher.final()]).toString("utf8")
+      return unpadded(cbcDecrypt(key, jwe.iv, jwe.ciphertext))
     }
     const decipher = createDecipheriv("aes-256-gcm", key, jwe.iv)
     decipher.setAAD(jwe.aad.bytes)
@@ -140,4 +150,25 @@ export function open(jwe: ParsedJwe, key: Buffer): string | null {
   } catch {
     return null
   }
+}
+
+/**
+ * AES-256-CBC decryption of whole blocks (checked by `parse`), the padding left on for `unpadded`:
+ * with automatic padding off, `update` gives every block and no `final()` is needed.
+ */
+function cbcDecrypt(key: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
+  return createDecipheriv("aes-256-cbc", key.subarray(32, 64), iv).setAutoPadding(false).update(ciphertext)
+}
+
+/**
+ * PKCS #7 (RFC 5652 §6.3): the last byte says how many bytes of padding (1 to 16), each of that
+ * value. Checked here rather than by a decipher's `final()`; the tag has already proved the
+ * ciphertext ours, so how a bad padding is noticed tells an attacker nothing.
+ */
+function unpadded(padded: Buffer): string | null {
+  const length = padded.length
+  const count = length === 0 ? 0 : (padded[length - 1] as number)
+  if (count < 1 || count > 16 || count > length) return null
+  for (let i = length - count; i < length - 1; i++) if (padded[i] !== count) return null
+  return padded.toString("utf8", 0, length - count)
 }

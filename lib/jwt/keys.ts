@@ -21,7 +21,20 @@ const KEY_LENGTH: Record<ContentEncryption, number> = { "A256CBC-HS512": 64, "A2
 const MAX_CACHED = 256
 const cache = new Map<string, DerivedKey>()
 
+/**
+ * The key asked for last: a process mostly opens one cookie with one secret, so the common call
+ * compares three strings (usually the same instances) and builds no cache key.
+ */
+let last: { enc: ContentEncryption; secret: string; salt: string; derived: DerivedKey } | undefined
+
 export function deriveKey(enc: ContentEncryption, secret: string, salt: string): DerivedKey {
+  if (last !== undefined && last.secret === secret && last.salt === salt && last.enc === enc) return last.derived
+  const derived = cachedKey(enc, secret, salt)
+  last = { enc, secret, salt, derived }
+  return derived
+}
+
+function cachedKey(enc: ContentEncryption, secret: string, salt: string): DerivedKey {
   const id = JSON.stringify([enc, salt, secret])
   const hit = cache.get(id)
   if (hit) return hit

@@ -13,7 +13,7 @@ import type { ResolvedConfig } from "../core/config/resolved.js"
 import { CLOCK_TOLERANCE, nowSeconds, sealToken } from "../jwt/codec.js"
 import { openSessionValue, ownClaims, type OpenedSession } from "./opened-cache.js"
 import { clearChunked, presentNames, readChunked, writeChunked, type CookieJar } from "./chunks.js"
-import { isPastAbsoluteEnd, nextExpiry, refreshDue, tokenLifetime } from "./expiry.js"
+import { isoSeconds, isPastAbsoluteEnd, nextExpiry, refreshDue, tokenLifetime } from "./expiry.js"
 import { presentSession, type SessionUpdate } from "./session-callback.js"
 import { cookieSessionRevoked, sessionCreatedAt } from "../devices/check.js"
 import { recordCookieSession, touchCookieSession, withSessionId } from "../devices/registry.js"
@@ -165,13 +165,13 @@ function afterRevocationCheck(config: ResolvedConfig, jar: CookieJar, set: Cooki
 /** `Session.expires` (ISO 8601): one Date and string per opened cookie value, not one per read. */
 function expiresText(opened: OpenedSession, expires: number): string {
   if (opened.expiresSeconds !== expires || opened.expiresText === undefined) {
-    opened.expiresText = new Date(expires * 1000).toISOString()
+    opened.expiresText = isoSeconds(expires)
     opened.expiresSeconds = expires
   }
   return opened.expiresText
 }
 
-function baseSession(token: JWT, expires: number, expiresIso = new Date(expires * 1000).toISOString()): Session {
+function baseSession(token: JWT, expires: number, expiresIso = isoSeconds(expires)): Session {
   const session: Session = {
     user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
     expires: expiresIso,
