@@ -9,6 +9,7 @@
 // the memory adapter (sessions stay cookies); `pg` keeps its SQL adapter and database sessions.
 // BENCH_BOT=1 (issue #33): bot protection on (ALTCHA, its default doors).
 // BENCH_MODE=mariadb (issue #36): the SQL adapter on MariaDB (BENCH_MARIADB_URL).
+// BENCH_CACHE_SIZE (issue #36): `session.cacheSize` (entries per session cache), to see what the caches cost and save.
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -97,7 +98,7 @@ const config = {
   adapter,
   ...(shared && { store: shared.store }),
   ...(organizations && { organizations: { roles: { member: { project: ["read", "write"] } } } }),
-  ...(organizations && mode === "cookie" && { session: { strategy: "cookie" } }),
+  ...((organizations && mode === "cookie") || process.env.BENCH_CACHE_SIZE ? { session: { ...(organizations && mode === "cookie" && { strategy: "cookie" }), ...(process.env.BENCH_CACHE_SIZE && { cacheSize: Number(process.env.BENCH_CACHE_SIZE) }) } } : {}),
   // BENCH_BOT=1 (issue #33): bot protection on; a request that carries no challenge costs the same.
   ...(process.env.BENCH_BOT === "1" && { botProtection: true }),
   providers: [
