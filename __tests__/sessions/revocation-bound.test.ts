@@ -35,6 +35,16 @@ function twoProcesses(shared: Partial<AuthConfig>): [Express, Express] {
 const status = async (app: Express, cookie: string) => (await agentFor(app).get("/api/me").set("Accept", "application/json").set("Cookie", cookie)).status
 
 
+/** B's answer once the pushed revocation had time to land (polled, at most about half a second): 200 while it has not. */
+async function statusOnceRevoked(app: Express, cookie: string): Promise<number> {
+  let seen = 200
+  for (let attempt = 0; attempt < 100 && seen === 200; attempt++) {
+    await new Promise((resume) => setTimeout(resume, 5))
+    seen = await status(app, cookie)
+  }
+  return seen
+}
+
 async function revokeOwn(agent: Agent): Promise<void> {
   const csrfToken = (await agent.get("/auth/csrf").expect(200)).body.csrfToken as string
   const sessions = (await agent.get("/auth/sessions").set("Accept", "application/json").expect(200)).body as Array<{ id: string; current: boolean }>
@@ -89,12 +99,7 @@ describe("with pub/sub (RedisStore with a subscriber): the other process sees it
     expect(await status(B, cookie)).toBe(200)
     await revokeOwn(agent)
     // The frozen clock keeps B's cached answer fresh: only the pushed message can end it.
-    let seen = 200
-    for (let attempt = 0; attempt < 100 && seen === 200; attempt++) {
-      await new Promise((resume) => setTimeout(resume, 5))
-      seen = await status(B, cookie)
-    }
-    expect(seen).toBe(401)
+    expect(await statusOnceRevoked(B, cookie)).toBe(401)
   })
 })
 
@@ -133,11 +138,6 @@ describe("with pub/sub proven live (issue #36): the other process trusts its ans
     expect(await status(B, cookie)).toBe(200) // 1.6 s later: trusted, not asked
     expect(asked).toBe(3)
     await revokeOwn(agent)
-    let seen = 200
-    for (let attempt = 0; attempt < 100 && seen === 200; attempt++) {
-      await new Promise((resume) => setTimeout(resume, 5))
-      seen = await status(B, cookie)
-    }
-    expect(seen).toBe(401)
+    expect(await statusOnceRevoked(B, cookie)).toBe(401)
   })
 })
