@@ -11,6 +11,9 @@
 //   node bench/active-sessions.js                       # N = 1, 1 000, 10 000, 100 000; 3 rounds
 //   node bench/active-sessions.js --sizes 1,1000 --rounds 5 --duration 5
 //   node bench/active-sessions.js --only bare,gatehouse-cookie,better-auth-cache
+//   node bench/active-sessions.js --baseline /tmp/old --only gatehouse-cookie --sizes 100000
+//                                                       # also each Gatehouse scenario on another
+//                                                       # checkout (built, node_modules linked)
 //   node bench/active-sessions.js --smoke               # N = 1, 100; one short round, no warm-up (CI)
 //
 // Results: bench/results/active-sessions-latest.{json,md,svg} and dated json/md copies (smoke runs
@@ -25,6 +28,7 @@ import { pinRunner, startServer } from "./lib/process.js"
 import { activeSessionsChart } from "./lib/chart.js"
 import { activeSessionsMarkdown, summariseActive, activeTargets } from "./lib/active-report.js"
 import allScenarios from "./scenarios/active-sessions.js"
+import { baselineScenarios, plainId } from "./lib/baseline.js"
 
 const { values: args } = parseArgs({
   options: {
@@ -36,6 +40,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "10" },
     only: { type: "string" },
     out: { type: "string" },
+    baseline: { type: "string" },
   },
 })
 
@@ -52,11 +57,12 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const outDir = args.out ?? (smoke ? join(tmpdir(), "gatehouse-bench") : here("./results"))
 
 let scenarios = allScenarios
+if (args.baseline) scenarios = [...scenarios, ...baselineScenarios(scenarios, args.baseline)]
 if (args.only) {
   const wanted = new Set(["bare", ...args.only.split(",")])
   const unknown = [...wanted].filter((id) => !scenarios.some((scenario) => scenario.id === id))
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}; known: ${scenarios.map((s) => s.id).join(", ")}`)
-  scenarios = scenarios.filter((scenario) => wanted.has(scenario.id))
+  scenarios = scenarios.filter((scenario) => wanted.has(plainId(scenario.id)))
 }
 
 const pinned = pinRunner()

@@ -18,6 +18,7 @@ import { parseArgs } from "node:util"
 import { createTally, load } from "./lib/load.js"
 import { pinRunner, startServer } from "./lib/process.js"
 import { checkScenario } from "./lib/scenario.js"
+import { baselineScenarios, plainId } from "./lib/baseline.js"
 import { mainTable, memoryLine, summarise, targetTable, targets, telemetryLines } from "./lib/report.js"
 import { jweMicro, jweTable } from "./micro/jwe.js"
 
@@ -57,21 +58,12 @@ for (const name of modules) {
   if (args.only && !existsSync(file)) continue
   scenarios.push(...(await import(file)).default.map(checkScenario))
 }
-// --baseline <checkout>: each Gatehouse scenario again, its server taken from that checkout (whose
-// `gatehouse` is its own build), measured in the same interleaved rounds as this one's.
-if (args.baseline) {
-  const root = here("../")
-  const before = scenarios
-    .filter((scenario) => scenario.library === "gatehouse" && scenario.server.startsWith(root))
-    .map((scenario) => ({ ...scenario, id: `${scenario.id}@before`, name: `${scenario.name}, before`, server: join(args.baseline, scenario.server.slice(root.length)) }))
-  for (const scenario of before) if (!existsSync(scenario.server)) throw new Error(`--baseline: ${scenario.server} does not exist`)
-  scenarios.push(...before)
-}
+if (args.baseline) scenarios.push(...baselineScenarios(scenarios, args.baseline))
 if (args.only) {
   const wanted = new Set(args.only.split(","))
   const unknown = [...wanted].filter((id) => !scenarios.some((scenario) => scenario.id === id))
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(", ")}; known: ${scenarios.map((s) => s.id).join(", ")}`)
-  scenarios = scenarios.filter((scenario) => wanted.has(scenario.id.replace(/@before$/, "")))
+  scenarios = scenarios.filter((scenario) => wanted.has(plainId(scenario.id)))
 }
 
 const pinned = pinRunner()
