@@ -11,15 +11,9 @@
 import { afterAll, describe, expect, test } from "@jest/globals"
 import type { Response } from "superagent"
 import { GOOD_PASSWORD, formToken, registered, startPasswordSite, type Agent, type PasswordSite } from "../password/support.js"
-import { quantile, report } from "./support/process.js"
+import { SIGMAS, medianDifferenceError, quantile, report } from "./support/process.js"
 
 const MEDIAN_BOUND_MS = 5
-/**
- * How many standard errors a loaded machine's bound allows. Two (about 1 run in 20 failing with no
- * leak at all, and three such tests per run) failed a CI run at 2.6 σ (73 ms against 57); three
- * fail about 1 run in 370. A real leak (one scrypt skipped) costs hundreds of ms here, far beyond either.
- */
-const SIGMAS = 3
 const rows: Record<string, string | number>[] = []
 
 afterAll(() => report(`Password accounts: known vs unknown address, ms (bound: medians within ${MEDIAN_BOUND_MS} ms)`, rows))
@@ -59,17 +53,6 @@ async function measure(site: PasswordSite, label: string, tries: number, send: (
     rows.push({ action: label, case: kind, n: values.length, p10: quantile(values, 0.1), median: quantile(values, 0.5), p90: quantile(values, 0.9), "median difference": difference, "bound used": bound })
   }
   return { answers, difference, bound }
-}
-
-/**
- * The standard error of a difference of two medians (normal approximation: 1.2533 σ/√n, σ from the
- * interquartile range). On a quiet machine it is far under 5 ms and the issue's bound applies; on
- * a loaded one (scrypt times spread over seconds) a 5 ms difference cannot be measured, and the
- * bound used is three times this error (`SIGMAS`, reported next to the numbers).
- */
-function medianDifferenceError(a: number[], b: number[]): number {
-  const error = (values: number[]) => (1.2533 * ((quantile(values, 0.75) - quantile(values, 0.25)) / 1.349)) / Math.sqrt(values.length)
-  return Math.hypot(error(a), error(b))
 }
 
 describe("no enumeration by answer or time", () => {

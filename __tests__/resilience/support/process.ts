@@ -135,6 +135,24 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number
 }
 
+/**
+ * How many standard errors a timing test allows between two medians on a loaded machine. Two
+ * (about 1 run in 20 failing with no leak at all, and several such tests per run) failed a CI run
+ * at 2.6 σ; three fail about 1 run in 370. The leaks these tests look for (a scrypt skipped, a
+ * lookup skipped) cost far more than either bound where the machine is loaded enough to need it.
+ */
+export const SIGMAS = 3
+
+/**
+ * The standard error of a difference of two medians (normal approximation: 1.2533 σ/√n, σ from the
+ * interquartile range). On a quiet machine it is far under the tests' fixed bounds, which then
+ * apply; on a loaded one it is what can be measured at all.
+ */
+export function medianDifferenceError(a: readonly number[], b: readonly number[]): number {
+  const error = (values: readonly number[]) => (1.2533 * ((quantile(values, 0.75) - quantile(values, 0.25)) / 1.349)) / Math.sqrt(values.length)
+  return Math.hypot(error(a), error(b))
+}
+
 /** Prints a small table of measured numbers (one line per row) with a title. */
 export function report(title: string, rows: Record<string, string | number>[]): void {
   if (!rows.length) return
