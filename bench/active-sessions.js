@@ -94,10 +94,26 @@ function roundRobin(cookies) {
   ]
 }
 
+/**
+ * GET /protected with `cookie`, tried again twice after a second when the request itself fails:
+ * at N = 100 000 the servers are seeded side by side in this process, and sealing 100 000 cookies
+ * can hold its event loop past fetch's connect timeout (a run lost a scenario to that).
+ */
+async function fetchProtected(origin, cookie) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(`${origin}/protected`, { headers: { cookie }, redirect: "manual" })
+    } catch (error) {
+      if (attempt === 3) throw new Error(`GET /protected failed: ${error.cause?.message ?? error.message}`, { cause: error })
+      await new Promise((resume) => setTimeout(resume, 1000))
+    }
+  }
+}
+
 /** Throws unless each [cookie, email] answers 200 with that email. */
 async function check(origin, pairs) {
   for (const [cookie, email] of pairs) {
-    const response = await fetch(`${origin}/protected`, { headers: { cookie }, redirect: "manual" })
+    const response = await fetchProtected(origin, cookie)
     const text = await response.text()
     if (response.status !== 200 || !text.includes(email)) throw new Error(`GET /protected answered ${response.status} ${text.slice(0, 200)} (expected 200 with ${email})`)
   }
