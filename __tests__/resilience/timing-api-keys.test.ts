@@ -10,8 +10,8 @@
  * (b) the real key's first PREFIX_KEPT characters, the rest of the random part replaced and the
  *     checksum fixed, so it is well-formed: a right prefix with a wrong secret.
  * Asserted: the answers are identical (401 `ApiKeyInvalid`) and the medians are within
- * MEDIAN_BOUND_MS, or within three times the measurement's own standard error (`SIGMAS`) when the machine is too
- * loaded to resolve it (the rule of timing-password.test.ts). Reported beside them, not asserted:
+ * MEDIAN_BOUND_MS, or within three times the measurement's own standard error (`SIGMAS`) when
+ * the machine is too loaded to resolve it (the rule of timing-password.test.ts). Reported beside them, not asserted:
  * (c) the real key, accepted (from the cache after its first use), and (d) a malformed key,
  * refused before any lookup: what a path without the database round trip looks like here.
  */

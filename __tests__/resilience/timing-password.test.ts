@@ -3,9 +3,10 @@
  * the time it takes. 200 tries each, alternating a new (unknown) and a registered address, one at
  * a time, rate limiting off, each try's mail awaited outside the timed part (so no background work
  * of one try lands in the next): sign-up and forgot-password. The answers (status, headers but
- * Date, body) must be identical; the medians within 5 ms (the issue's bound), or within three times
- * the measurement's own standard error when the machine is too loaded to resolve 5 ms. Sign-in (unknown
- * address vs wrong password: one scrypt either way) is measured the same way, 100 each.
+ * Date, body) must be identical; the medians within 5 ms (the issue's bound), or within three
+ * times the measurement's own standard error (`SIGMAS`) when the machine is too loaded to resolve
+ * 5 ms. Sign-in (unknown address vs wrong password: one scrypt either way) is measured the same
+ * way, 100 each.
  * Reported: p10, median, p90 of each.
  */
 import { afterAll, describe, expect, test } from "@jest/globals"
