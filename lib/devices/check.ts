@@ -5,7 +5,6 @@
  */
 import type { JWT } from "../types.js"
 import type { ResolvedConfig } from "../core/config/resolved.js"
-import { CLOCK_TOLERANCE } from "../jwt/codec.js"
 import { revokedBy } from "../shared-store/types.js"
 import { sessionIdTime } from "./ids.js"
 import { runtimeOf } from "./runtime.js"
@@ -19,13 +18,6 @@ export function sessionCreatedAt(token: JWT): number {
 
 export function tokenIdentity(token: JWT): { sid: string | undefined; userId: string | undefined } {
   return { sid: typeof token.sid === "string" ? token.sid : undefined, userId: typeof token.sub === "string" ? token.sub : undefined }
-}
-
-/** The longest a session of this configuration can live from now, in seconds (how long revocations are kept). */
-export function longestSessionSeconds(config: ResolvedConfig, now = Date.now()): number {
-  const { absoluteExpires, maxAge, tokenMaxAge } = config.session
-  if (absoluteExpires) return Math.max(1, Math.ceil((absoluteExpires.getTime() - now) / 1000) + CLOCK_TOLERANCE)
-  return Math.max(maxAge, tokenMaxAge) + CLOCK_TOLERANCE
 }
 
 /** True when the session in `token` was revoked. Synchronous (a boolean) when the cache knows. `createdAt`: as `sessionCreatedAt(token)`. */

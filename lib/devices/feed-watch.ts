@@ -77,6 +77,16 @@ export class FeedWatch {
     return age < LIVE_TRUST_MS && at >= this.#liveSince && now - this.#lastBeat < OVERDUE_MS
   }
 
+  /** Since when the pub/sub is proven to have delivered every message (ms), or Infinity while it is not proven live at `now`. */
+  provenSince(now: number): number {
+    return now - this.#lastBeat < OVERDUE_MS ? this.#liveSince : Number.POSITIVE_INFINITY
+  }
+
+  /** Something relies on the proof at `now` (the pub/sub feed answered from it): heartbeats keep going. */
+  use(now: number): void {
+    this.#usedAt = now
+  }
+
   /** A heartbeat could not be sent: none until this process asks for the extension or publishes again. */
   pause(): void {
     this.#usedAt = Number.NEGATIVE_INFINITY

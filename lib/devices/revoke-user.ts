@@ -13,7 +13,7 @@ import { fireEvent } from "../core/events.js"
 import { countRevocation } from "../telemetry/counts.js"
 import { InvalidRequest } from "../errors.js"
 import { sessionAdapter } from "./adapter.js"
-import { longestSessionSeconds } from "./check.js"
+import { longestSessionSeconds } from "./session-life.js"
 import { failureOf } from "./revoke.js"
 import { announce } from "./runtime.js"
 

@@ -9,7 +9,9 @@
  * drop cached database sessions of the user, some of which were deleted); with `"spare": sid`,
  * all but that one ("sign out everywhere else"). Each also carries its publisher and sequence number
  * (`p`, `n`), and every process sends heartbeats, so the caches can trust what they learnt for
- * longer while the pub/sub is proven to deliver everything (lib/devices/feed-watch.ts).
+ * longer while the pub/sub is proven to deliver everything (lib/devices/feed-watch.ts). A store that
+ * can list every revocation (RedisStore on one server) also gets the pub/sub feed: all of them in
+ * memory, so a session not seen lately is answered without a round trip (./pubsub-feed.ts).
  */
 import { randomBytes } from "node:crypto"
 import type { ResolvedConfig } from "../core/config/resolved.js"
@@ -17,7 +19,9 @@ import { MemoryStore } from "../shared-store/memory.js"
 import type { StateStore } from "../shared-store/types.js"
 import { DatabaseSessionCache } from "./database-cache.js"
 import { BEAT_MS, FeedWatch, type Envelope } from "./feed-watch.js"
+import { PubSubRevocationFeed } from "./pubsub-feed.js"
 import { ONE_SECOND, RevocationCache } from "./revocation-cache.js"
+import { longestSessionSeconds } from "./session-life.js"
 
 export type RevocationMessage = { sid: string } | { user: string; notBefore: number; spare?: string }
 
@@ -26,11 +30,14 @@ export interface SessionRuntime {
   readonly databaseSessions: DatabaseSessionCache
   /** Watches the pub/sub when it reaches other processes; undefined with a store of this process only. */
   readonly watch?: FeedWatch
+  /** Every live revocation in memory, when the store can list them and its pub/sub reaches every process. */
+  readonly feed?: PubSubRevocationFeed
 }
 
 const runtimes = new WeakMap<ResolvedConfig, SessionRuntime>()
 
 function apply(runtime: SessionRuntime, message: RevocationMessage): void {
+  runtime.feed?.note(message)
   if ("sid" in message) {
     runtime.revocations.revokeSid(message.sid)
     runtime.databaseSessions.dropSid(message.sid)
@@ -71,7 +78,14 @@ export function runtimeOf(config: ResolvedConfig): SessionRuntime {
   const { store, session } = config
   const watch = sharesPubSub(store) ? new FeedWatch(randomBytes(9).toString("base64url")) : undefined
   const policy = watch ?? ONE_SECOND
-  const made: SessionRuntime = { revocations: new RevocationCache(store.revocationFeed, session.cacheSize, policy), databaseSessions: new DatabaseSessionCache(session.cacheSize, policy), watch }
+  const list = store.listRevocations?.bind(store)
+  const feed = watch && list && !store.revocationFeed ? new PubSubRevocationFeed({ list, watch, lifeMs: () => longestSessionSeconds(config) * 1000, logger: config.logger }) : undefined
+  const made: SessionRuntime = {
+    revocations: new RevocationCache(store.revocationFeed ?? feed, session.cacheSize, policy),
+    databaseSessions: new DatabaseSessionCache(session.cacheSize, policy),
+    watch,
+    feed,
+  }
   runtimes.set(config, made)
   const listening = store.subscribe?.((text) => {
     const message = parse(text, watch)
@@ -79,7 +93,7 @@ export function runtimeOf(config: ResolvedConfig): SessionRuntime {
   })
   listening?.then(
     () => {
-      if (watch) startBeats(config, watch)
+      if (watch) startBeats(config, watch, feed)
     },
     (error: unknown) => config.logger.error(error as Error),
   )
@@ -91,9 +105,10 @@ export function runtimeOf(config: ResolvedConfig): SessionRuntime {
  * not keep it alive). A heartbeat that cannot be sent proves nothing, is not retried, and pauses
  * them until the next use.
  */
-function startBeats(config: ResolvedConfig, watch: FeedWatch): void {
-  // The configuration is held weakly: once the app drops it, the heartbeats stop.
+function startBeats(config: ResolvedConfig, watch: FeedWatch, feed: PubSubRevocationFeed | undefined): void {
+  // The configuration is held weakly (the feed too: it holds the store): once the app drops it, the heartbeats stop.
   const held = new WeakRef(config.store)
+  const heldFeed = feed && new WeakRef(feed)
   const timer = setInterval(() => {
     const store = held.deref()
     if (!store) {
@@ -104,6 +119,7 @@ function startBeats(config: ResolvedConfig, watch: FeedWatch): void {
     watch.sweep(now)
     const beat = watch.beat(now)
     if (beat !== null) store.publish?.(beat).catch(() => watch.pause())
+    heldFeed?.deref()?.tick(now)
   }, BEAT_MS)
   timer.unref()
 }

@@ -103,6 +103,7 @@ export function guardedStore(store: StateStore, logger: LoggerInstance): StateSt
     probe()
     if (confirm) throw new RevocationPending(`The shared state store did not take the revocation (${operation}); this process refuses the session and writes it when the store answers`)
   }
+  const list = hasSessionMethods(store) ? store.listRevocations?.bind(store) : undefined
   return {
     hit: (key, window) => attempt("hit", () => store.hit(key, window), () => fallback.hit(key, window)),
     reset: (key) => attempt("reset", () => store.reset(key), () => fallback.reset(key)),
@@ -112,6 +113,9 @@ export function guardedStore(store: StateStore, logger: LoggerInstance): StateSt
     // Shared values (refreshed provider tokens): this process's memory when the store has none or is down.
     putValue: (key, value, ttl) => (store.putValue ? attempt("putValue", () => (store.putValue as NonNullable<StateStore["putValue"]>)(key, value, ttl), () => fallback.putValue(key, value, ttl)) : fallback.putValue(key, value, ttl)),
     getValue: (key) => (store.getValue ? attempt("getValue", () => (store.getValue as NonNullable<StateStore["getValue"]>)(key), () => fallback.getValue(key)) : fallback.getValue(key)),
+    // Listing every revocation (the pub/sub feed's load) is long and never answered from memory:
+    // not bounded by the timeout (the feed bounds it), refused at once while the store is down.
+    ...(list ? { listRevocations: () => (down ? Promise.reject(new StoreUnavailable("The shared state store is unreachable: its revocations cannot be listed")) : list()) } : {}),
     ...guardedSessionMethods(store, fallback, attempt, durable, (error) => logger.error(new AdapterError("The shared state store refused the revocation subscription; revocations from other processes arrive within the one-second cache instead", { cause: { err: error } }))),
   }
 }

@@ -18,6 +18,7 @@
  */
 import { redisConnection, type RedisClientLike, type WaitForReplicas } from "./redis-connection.js"
 import { redisKeys } from "./redis-keys.js"
+import { redisRevocationListing } from "./redis-revocations.js"
 import { redisSessionMethods, type RedisSubscriberLike } from "./redis-sessions.js"
 import type { StateStore } from "./types.js"
 
@@ -78,6 +79,8 @@ export function RedisStore({ client, prefix = "gatehouse:", subscriber, waitForR
   const acknowledged = wait ? (args: string[], key: string) => connection.sendAcknowledged(args, key, wait) : (args: string[], key: string) => send(args, key)
   return {
     ...redisSessionMethods(send, prefix, subscriber, { keys, sendAcknowledged: acknowledged, sharded: tagged }),
+    // One server (or Sentinel) can list every revocation at once; a cluster's are spread over its primaries.
+    ...(tagged || connection.cluster ? {} : { listRevocations: redisRevocationListing(send, keys) }),
     async hit(key, windowSeconds) {
       const windowMs = String(Math.max(1, Math.round(windowSeconds * 1000)))
       const [count, ttl] = (await send(["EVAL", HIT, "1", keys.plain(key), windowMs], keys.plain(key))) as [number, number]

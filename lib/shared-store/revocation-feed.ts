@@ -27,6 +27,7 @@
 import type { Adapter, AdapterSessionRevocation } from "../adapters.js"
 import type { LoggerInstance } from "../core/logger.js"
 import { AdapterError } from "../errors.js"
+import { RevocationSet } from "./revocation-set.js"
 import type { RevocationFeed, RevocationState } from "./types.js"
 
 /** A read trusts the feed for this long after its last poll started: the worst-case delay of a revocation. */
@@ -52,12 +53,7 @@ function bounded<T>(work: () => T | PromiseLike<T>): Promise<T> {
 }
 
 export class AdapterRevocationFeed implements RevocationFeed {
-  /** sid -> when its revocation expires (ms). */
-  readonly #sids = new Map<string, number>()
-  /** userId -> the user's "not before" time and when it expires (ms). */
-  readonly #users = new Map<string, { notBefore: number; expires: number }>()
-  /** sid -> the highest "not before" it is spared from, and when that expires (ms). */
-  readonly #spared = new Map<string, { notBefore: number; expires: number }>()
+  readonly #held: RevocationSet
   /** When the last successful poll started (ms). */
   #syncedAt = -Infinity
   /** Whether every live revocation is held here (false before the first load, and past the bound). */
@@ -73,7 +69,9 @@ export class AdapterRevocationFeed implements RevocationFeed {
     private readonly adapter: FeedAdapter,
     private readonly logger: Pick<LoggerInstance, "error">,
     readonly maxEntries = MAX_FEED_ENTRIES,
-  ) {}
+  ) {
+    this.#held = new RevocationSet(maxEntries)
+  }
 
   check(sid: string | undefined, userId: string | undefined, createdAt: number, now: number): boolean | undefined {
     if (this.#revoked(sid, userId, createdAt, now)) return true
@@ -87,11 +85,7 @@ export class AdapterRevocationFeed implements RevocationFeed {
     if (Date.now() - this.#syncedAt >= AHEAD_MS) await this.sync()
     const rows = this.#complete ? [] : await this.#lookUp(sid, userId)
     const now = Date.now()
-    const user = userId === undefined ? undefined : this.#users.get(userId)
-    let revoked = sid !== undefined && (this.#sids.get(sid) ?? 0) > now
-    let notBefore = user && user.expires > now ? user.notBefore : 0
-    const spare = sid === undefined ? undefined : this.#spared.get(sid)
-    let spared = spare && spare.expires > now ? spare.notBefore : 0
+    let { revoked, notBefore, spared } = this.#held.state(sid, userId, now)
     for (const row of rows) {
       if (row.expires.getTime() <= now) continue
       if (row.kind === "session" && row.key === sid) revoked = true
@@ -124,11 +118,7 @@ export class AdapterRevocationFeed implements RevocationFeed {
     if (full) {
       // A reload (the feed was past its bound) starts over; the first load keeps what this
       // process revoked meanwhile.
-      if (this.#loaded) {
-        this.#sids.clear()
-        this.#users.clear()
-        this.#spared.clear()
-      }
+      if (this.#loaded) this.#held.clear()
       this.#complete = true
       this.#loaded = true
     }
@@ -139,42 +129,18 @@ export class AdapterRevocationFeed implements RevocationFeed {
   }
 
   #add(row: AdapterSessionRevocation, now: number): void {
-    const expires = row.expires.getTime()
-    if (expires <= now) return
-    if (row.kind === "session") {
-      const known = this.#sids.get(row.key)
-      if (known === undefined && !this.#room()) return
-      this.#sids.set(row.key, Math.max(known ?? 0, expires))
-    } else if (row.kind === "user" || row.kind === "spare") {
-      const map = row.kind === "user" ? this.#users : this.#spared
-      const known = map.get(row.key)
-      if (known === undefined && !this.#room()) return
-      map.set(row.key, { notBefore: Math.max(known?.notBefore ?? 0, row.notBefore?.getTime() ?? 0), expires: Math.max(known?.expires ?? 0, expires) })
-    }
-  }
-
-  /** Room for one more entry; when there is none, the feed is incomplete from now on (until a full reload fits). */
-  #room(): boolean {
-    if (this.#entries < this.maxEntries) return true
-    this.#prune(Date.now())
-    if (this.#entries < this.maxEntries) return true
+    if (this.#held.add({ kind: row.kind, key: row.key, notBefore: row.notBefore?.getTime(), expires: row.expires.getTime() }, now)) return
+    // No room: the feed is incomplete from now on (until a full reload fits).
     if (this.#complete) {
       this.#complete = false
       this.#reloadAt = Date.now() + RELOAD_MS
       this.logger.error(new AdapterError(`More than ${this.maxEntries} live session revocations: this process now asks the database about sessions it does not know (once a second per session); a shared store (RedisStore) avoids it`))
     }
-    return false
-  }
-
-  get #entries(): number {
-    return this.#sids.size + this.#users.size + this.#spared.size
   }
 
   #prune(now: number): void {
     this.#prunedAt = now
-    for (const [sid, expires] of this.#sids) if (expires <= now) this.#sids.delete(sid)
-    for (const [userId, entry] of this.#users) if (entry.expires <= now) this.#users.delete(userId)
-    for (const [sid, entry] of this.#spared) if (entry.expires <= now) this.#spared.delete(sid)
+    this.#held.prune(now)
   }
 
   async #lookUp(sid: string | undefined, userId: string | undefined): Promise<AdapterSessionRevocation[]> {
@@ -189,13 +155,9 @@ export class AdapterRevocationFeed implements RevocationFeed {
   }
 
   #revoked(sid: string | undefined, userId: string | undefined, createdAt: number, now: number): boolean {
-    if (sid !== undefined && (this.#sids.get(sid) ?? 0) > now) return true
-    const user = userId === undefined ? undefined : this.#users.get(userId)
-    if (user === undefined || user.expires <= now || user.notBefore <= createdAt) return false
-    const spare = sid === undefined ? undefined : this.#spared.get(sid)
-    if (spare !== undefined && spare.expires > now && spare.notBefore >= user.notBefore) return false
+    const verdict = this.#held.verdict(sid, userId, createdAt, now)
     // Past the bound, this sid's spare may be missing here: the database answers (see state()).
-    return this.#complete || sid === undefined
+    return verdict === "revoked" || (verdict === "unspared" && this.#complete)
   }
 
   #failed(error: unknown): void {
@@ -210,6 +172,6 @@ export class AdapterRevocationFeed implements RevocationFeed {
 
   /** For tests and diagnostics: live revocations held, and whether that is all of them. */
   get size(): { entries: number; complete: boolean } {
-    return { entries: this.#entries, complete: this.#complete }
+    return { entries: this.#held.size, complete: this.#complete }
   }
 }

@@ -7,10 +7,13 @@
  *   memory.ts, memory-sessions.ts   this process's memory (the default)
  *   adapter-sessions.ts             the default with an adapter: revocations in the database,
  *     revocation-feed.ts            read from memory, caught up by polling
+ *   revocation-set.ts               live revocations held in memory (both feeds)
  *   redis.ts, redis-sessions.ts     Redis, public as `gatehouse/stores/redis`
+ *     redis-revocations.ts          every revocation listed at once (the pub/sub feed's load)
  *   guarded.ts, pending-writes.ts   timeouts and memory while a configured store is down,
  *                                   revocations it did not take written again
  */
+import type { HeldRevocation } from "./revocation-set.js"
 
 /**
  * State that several processes of one app must share: rate-limit counters and the passkey
@@ -30,6 +33,12 @@ export interface StateStore extends Partial<SessionStateStore>, Partial<ValueSta
    * only. When it does, heartbeats sent through it prove it live and the caches trust answers longer.
    */
   readonly sharedPubSub?: boolean
+  /**
+   * Every live cookie-session revocation the store holds, read in one go (RedisStore on one server
+   * or Sentinel: a SCAN). With it and a pub/sub proven live, each process holds them all in memory
+   * (lib/devices/pubsub-feed.ts), so a read of a session it has not seen asks the store nothing.
+   */
+  listRevocations?(): Promise<HeldRevocation[]>
   /**
    * Counts one hit on `key` in a fixed window of `windowSeconds` that starts with the key's first
    * hit. Returns the hits counted in the current window and when it ends (epoch milliseconds).

@@ -14,7 +14,7 @@
  * marks the user again.
  */
 import type { ResolvedConfig } from "../core/config/resolved.js"
-import { longestSessionSeconds } from "../devices/check.js"
+import { longestSessionSeconds } from "../devices/session-life.js"
 import { announce } from "../devices/runtime.js"
 
 const key = (userId: string) => `tokens:refused:${userId}`
