@@ -53,6 +53,15 @@ describe("RedisStore with ioredis", () => {
     await a.publish!("hello from A")
     for (let attempt = 0; attempt < 100 && !received.length; attempt++) await new Promise((resume) => setTimeout(resume, 5))
     expect(received).toEqual(["hello from A"])
+    // The pub/sub feed's listing (issue #36) through ioredis's call: SCAN, then the values and lives.
+    await a.revokeUser!("user-io", now, 60, "sid-io-kept")
+    const listed = await b.listRevocations!()
+    expect(listed.map(({ kind, key, notBefore }) => ({ kind, key, notBefore })).sort((x, y) => x.kind.localeCompare(y.kind))).toEqual([
+      { kind: "session", key: "sid-io-000000000000000000", notBefore: undefined },
+      { kind: "spare", key: "sid-io-kept", notBefore: now },
+      { kind: "user", key: "user-io", notBefore: now },
+    ])
+    for (const row of listed) expect(row.expires).toBeGreaterThan(now + 50_000)
     expect((await a.hit("io-counter", 60)).count).toBe(1)
     expect(await a.claim("io-claim", 60)).toBe(true)
     expect(await b.claim("io-claim", 60)).toBe(false)
