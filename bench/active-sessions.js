@@ -29,6 +29,7 @@ import { activeSessionsChart } from "./lib/chart.js"
 import { activeSessionsMarkdown, summariseActive, activeTargets } from "./lib/active-report.js"
 import allScenarios from "./scenarios/active-sessions.js"
 import { baselineScenarios, plainId } from "./lib/baseline.js"
+import { settle } from "./lib/settle.js"
 
 const { values: args } = parseArgs({
   options: {
@@ -53,6 +54,8 @@ const settings = {
   // its steady figure (measured on 2026-11-28, bare Express and Gatehouse alike), and more for
   // one that decrypts a cookie per request: 3 s of warm-up measure the steady state.
   warmup: Number(args.warmup ?? (smoke ? 0 : 3)),
+  /** Each round waits for a quiet machine (bench/lib/settle.js), but not in a smoke run (CI runs it beside other suites). */
+  settle: smoke ? undefined : "10 %",
   connections: Number(args.connections),
 }
 if (settings.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes: whole numbers of at least 1 (got ${args.sizes})`)
@@ -171,7 +174,8 @@ for (const n of settings.sizes) {
       for (const entry of running) {
         if (entry.failed) continue
         const { scenario, server, requests } = entry
-        log(`N=${n} round ${round}/${settings.rounds}: ${scenario.id}`)
+        const waited = settings.settle ? await settle() : 0
+        log(`N=${n} round ${round}/${settings.rounds}: ${scenario.id}${waited > 1000 ? ` (after ${(waited / 1000).toFixed(1)} s waiting for a quiet machine)` : ""}`)
         try {
           const measured = await load(server, requests, { ...settings, okStatus: [200] })
           if (measured.bad || measured.errors) log(`  ${measured.bad} bad responses, ${measured.errors} errors`)

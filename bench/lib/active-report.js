@@ -80,7 +80,7 @@ export function activeSessionsMarkdown({ machine, settings, summary, checks, fai
   const header = (title) => [`| ${title} | ${sizes.map((n) => `N = ${n.toLocaleString("en-US")}`).join(" | ")} |`, `|---|${sizes.map(() => "---:").join("|")}|`]
   const table = (title, cell) => [...header(title), ...ids.map((id) => `| ${nameOf(id)} | ${sizes.map((n) => cell(row(id, n))).join(" | ")} |`)].join("\n")
   const lines = [
-    `Measured ${machine.date.slice(0, 10)} on ${machine.cores} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node} (${machine.pinned}); for each N, ${settings.rounds} interleaved round(s) of ${settings.warmup} s warm-up + ${settings.duration} s measured, ${settings.connections} connections, each request with the next of N sessions' cookies (round robin); ratios taken within each round, medians over rounds.`,
+    `Measured ${machine.date.slice(0, 10)} on ${machine.cores} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node} (${machine.pinned}); for each N, ${settings.rounds} interleaved round(s) of ${settings.warmup} s warm-up + ${settings.duration} s measured, ${settings.connections} connections, each request with the next of N sessions' cookies (round robin)${settings.settle ? `, each round once the machine was quiet (at most ${settings.settle} of its CPU busy over half a second, or after 20 s)` : ""}; ratios taken within each round, medians over rounds.`,
     "",
     "Server CPU per request, bare Express over the scenario (1.00 = free; higher is better):",
     "",
