@@ -77,9 +77,14 @@ export class PubSubRevocationFeed implements RevocationFeed {
    */
   tick(now: number): boolean {
     const since = this.options.watch.provenSince(now)
-    const complete = this.#whole && this.#listedAt >= since && now - this.#listedAt < LIVE_TRUST_MS
+    const complete = this.#completeSince(since, now)
     if (since !== Number.POSITIVE_INFINITY && (!complete || now - this.#listedAt >= RENEW_MS)) this.#list(now)
     return complete
+  }
+
+  /** Whole, listed under the proof that began at `since`, and not older than the trust allows. */
+  #completeSince(since: number, now: number): boolean {
+    return this.#whole && this.#listedAt >= since && now - this.#listedAt < LIVE_TRUST_MS
   }
 
   /** A revocation announced (by any process, this one included): held at once. */
@@ -96,8 +101,7 @@ export class PubSubRevocationFeed implements RevocationFeed {
 
   /** For tests and diagnostics: revocations held, and whether the feed answers "not revoked" at `now`. */
   status(now = Date.now()): { entries: number; complete: boolean } {
-    const since = this.options.watch.provenSince(now)
-    return { entries: this.#held.size, complete: this.#whole && this.#listedAt >= since && now - this.#listedAt < LIVE_TRUST_MS }
+    return { entries: this.#held.size, complete: this.#completeSince(this.options.watch.provenSince(now), now) }
   }
 
   /** The listing in progress, if any (tests). */

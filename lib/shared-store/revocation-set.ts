@@ -39,7 +39,9 @@ export class RevocationSet {
       this.#sids.set(row.key, Math.max(known ?? 0, row.expires))
       return true
     }
-    const map = row.kind === "user" ? this.#users : this.#spared
+    // Any other kind (a row of a later release) is not ours to read.
+    const map = row.kind === "user" ? this.#users : row.kind === "spare" ? this.#spared : undefined
+    if (!map) return true
     const known = map.get(row.key)
     if (known === undefined && !this.#room(now)) return false
     map.set(row.key, { notBefore: Math.max(known?.notBefore ?? 0, row.notBefore ?? 0), expires: Math.max(known?.expires ?? 0, row.expires) })

@@ -66,6 +66,8 @@ const rows: HeldRevocation[] = [
   { kind: "user", key: "bob", notBefore: T - 1000, expires: T + DAY },
   { kind: "spare", key: "bobs-own", notBefore: T - 1000, expires: T + DAY },
   { kind: "session", key: "long-gone", expires: T - 1 },
+  // A kind this release does not know (a later one's row): not held, ends nothing.
+  { kind: "device" as HeldRevocation["kind"], key: "unknown-kind", notBefore: T + 1000, expires: T + DAY },
 ]
 
 describe("PubSubRevocationFeed", () => {
